@@ -1,0 +1,62 @@
+// Generated from packages/contracts/openapi/control-plane/*.yaml by `npm run generate`. Do not edit.
+export type paths = Record<string, never>;
+export type webhooks = Record<string, never>;
+export type components = {
+  schemas: {
+    ValidationErrorItem: {
+      loc: (string | number)[];
+      msg: string;
+      type: string;
+    };
+    ValidationError: {
+      detail: components["schemas"]["ValidationErrorItem"][];
+    };
+    ErrorDetail: {
+      detail: string;
+    };
+  };
+  responses: {
+    /** @description The request does not match the contract. */
+    ValidationError: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ValidationError"];
+      };
+    };
+    /** @description Missing or unknown API key. */
+    Unauthorized: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
+    /** @description The resource does not exist for this tenant. */
+    NotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
+    /** @description The request conflicts with the current state. */
+    Conflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
+  };
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+};
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+export class ConfigError extends Error {}
+
+/**
+ * Validates the environment against a zod object schema whose keys are variable names.
+ * Fails with one line naming the first bad variable, so start-up never ends in a stack trace.
+ */
+export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const input: Record<string, string | undefined> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    input[key] = value === "" ? undefined : value;
+  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0] ?? "environment");
+    const got = input[name];
+    throw new ConfigError(`invalid ${name}: ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`);
+  }
+  return parsed.data;
+}
+
+/** Reusable variable shapes. */
+export const env = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  postgresUrl: () =>
+    z
+      .string()
+      .refine((value) => /^postgres(ql)?:\/\/.+/.test(value) && URL.canParse(value), "must be a postgres:// URL"),
+  redisUrl: () => z.string().refine((value) => /^rediss?:\/\/.+/.test(value) && URL.canParse(value), "must be a redis:// URL"),
+  logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  boolean: (fallback: boolean) =>
+    z
+      .enum(["true", "false", "1", "0"], { message: "must be true or false" })
+      .default(fallback ? "true" : "false")
+      .transform((value) => value === "true" || value === "1"),
+};
+
+/** Runs a service entry point: a ConfigError prints one line and exits 1; anything else is logged. */
+export function runMain(main: () => Promise<unknown>): void {
+  main().catch((error: unknown) => {
+    if (error instanceof ConfigError || (error as Error)?.name === "MigrationError") {
+      process.stderr.write(`${(error as Error).message}\n`);
+    } else {
+      process.stderr.write(`fatal: ${(error as Error)?.stack ?? String(error)}\n`);
+    }
+    process.exit(1);
+  });
+}

@@ -1,0 +1,179 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import { pinoHttp } from "pino-http";
+import swaggerUi from "swagger-ui-express";
+import type { Logger } from "../logger";
+import { HttpError, ValidationFailedError, type ValidationIssue } from "./errors";
+import { createMetrics, type ServiceMetrics } from "./metrics";
+import { toValidationIssue } from "./validation";
+
+export interface ServiceAppOptions {
+  service: string;
+  logger: Logger;
+  /** The bundled OpenAPI document of this service (from @lgp/contracts). */
+  apiSpec: Record<string, unknown>;
+  /**
+   * How a 422 reads: `list` is the control plane's `{detail: [{loc, msg, type}]}`; `message` is
+   * the agent runtime's `{detail: "<text>"}`.
+   */
+  validationStyle: "list" | "message";
+  /** Checks every response against the contract too (on in tests, so drift fails loudly). */
+  validateResponses?: boolean;
+  /** Largest JSON body accepted. */
+  bodyLimit?: string;
+  /** Middleware before validation (authentication). */
+  before?: RequestHandler[];
+  /** Mounts the service's routes; runs after the contract validator. */
+  routes: (app: Express) => void;
+  /** Readiness: resolves when dependencies answer; throws otherwise. */
+  ready?: () => Promise<void>;
+  metrics?: ServiceMetrics;
+}
+
+export interface ServiceApp {
+  app: Express;
+  metrics: ServiceMetrics;
+}
+
+declare module "express-serve-static-core" {
+  interface Request {
+    id: string;
+  }
+}
+
+/**
+ * The HTTP shell both services share: request id on every log line, metrics, health, the contract's
+ * document and reference page, the contract validator in front of every handler, and one error
+ * middleware that turns the error hierarchy into responses (never a stack trace or SQL text).
+ */
+export function createServiceApp(options: ServiceAppOptions): ServiceApp {
+  const metrics = options.metrics ?? createMetrics(options.service);
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "extended");
+
+  app.use(
+    pinoHttp({
+      logger: options.logger,
+      genReqId: (req: IncomingMessage, res: ServerResponse) => {
+        const incoming = req.headers["x-request-id"];
+        const id = typeof incoming === "string" && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+      autoLogging: { ignore: (req) => req.url === "/ok" || req.url === "/metrics" },
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+
+  app.use((req, res, next) => {
+    const stop = metrics.httpDuration.startTimer();
+    res.on("finish", () => {
+      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : "unmatched";
+      stop({ method: req.method, route, status: String(res.statusCode) });
+      if (res.statusCode >= 500) metrics.httpErrors.inc({ status: String(res.statusCode) });
+    });
+    next();
+  });
+
+  app.get("/ok", (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.get("/ready", async (req, res) => {
+    try {
+      await options.ready?.();
+      res.json({ ready: true });
+    } catch (error) {
+      req.log.warn({ err: error }, "readiness check failed");
+      res.status(503).json({ ready: false, detail: "a dependency is not answering" });
+    }
+  });
+  app.get("/metrics", async (_req, res) => {
+    res.setHeader("Content-Type", metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
+  });
+  app.get("/openapi.json", (_req, res) => {
+    res.json(options.apiSpec);
+  });
+  app.use("/docs", swaggerUi.serve, swaggerUi.setup(options.apiSpec, { customSiteTitle: `${options.service} API` }));
+
+  app.use(express.json({ limit: options.bodyLimit ?? "10mb", strict: false }));
+  for (const handler of options.before ?? []) app.use(handler);
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: options.apiSpec as never,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+      validateResponses: options.validateResponses ? { removeAdditional: false } : false,
+      validateSecurity: false,
+      ignoreUndocumented: false,
+      ignorePaths: /^\/(ok|ready|metrics|openapi\.json|docs)(\/|$)/,
+    }),
+  );
+  options.routes(app);
+  app.use(errorMiddleware(options.validationStyle));
+  return { app, metrics };
+}
+
+interface ValidatorError {
+  status?: number;
+  errors?: { path?: string; message?: string; errorCode?: string }[];
+  type?: string;
+  message?: string;
+}
+
+function errorMiddleware(style: "list" | "message"): ErrorRequestHandler {
+  const validationBody = (issues: ValidationIssue[]) =>
+    style === "list"
+      ? { detail: issues }
+      : { detail: issues.map((issue) => `${issue.loc.join(".")}: ${issue.msg}`).join("; ") };
+
+  return (error: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      req.log.error({ err: error }, "error after the response started");
+      res.end();
+      return;
+    }
+    if (error instanceof ValidationFailedError) {
+      res.status(422).json(validationBody(error.issues));
+      return;
+    }
+    if (error instanceof HttpError) {
+      res.status(error.status).json({ detail: error.detail });
+      return;
+    }
+    const validator = error as ValidatorError;
+    // body-parser: malformed JSON or a body over the limit.
+    if (validator.type === "entity.parse.failed") {
+      res.status(422).json(validationBody([{ loc: ["body"], msg: "Request body is not valid JSON", type: "json_invalid" }]));
+      return;
+    }
+    if (validator.type === "entity.too.large") {
+      res.status(413).json({ detail: "Request body is too large" });
+      return;
+    }
+    if (typeof validator.status === "number" && Array.isArray(validator.errors)) {
+      if (validator.status === 400) {
+        res.status(422).json(validationBody(validator.errors.map(toValidationIssue)));
+        return;
+      }
+      const text: Record<number, string> = { 404: "Not Found", 405: "Method Not Allowed", 415: "Unsupported Media Type" };
+      if (validator.status === 401 || validator.status === 403) {
+        res.status(validator.status).json({ detail: validator.errors[0]?.message ?? "Unauthorized" });
+        return;
+      }
+      if (validator.status < 500) {
+        res.status(validator.status).json({ detail: text[validator.status] ?? validator.message ?? "Bad Request" });
+        return;
+      }
+    }
+    req.log.error({ err: error }, "unhandled error");
+    res.status(500).json({ detail: "Internal Server Error", request_id: req.id });
+  };
+}

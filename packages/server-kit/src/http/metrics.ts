@@ -1,0 +1,28 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+export interface ServiceMetrics {
+  registry: Registry;
+  httpDuration: Histogram<"method" | "route" | "status">;
+  httpErrors: Counter<"status">;
+}
+
+/** One registry per service instance (tests run several apps in one process). */
+export function createMetrics(service: string): ServiceMetrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  const httpDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request duration by method, route template and status",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const httpErrors = new Counter({
+    name: "http_server_errors_total",
+    help: "Responses with a 5xx status",
+    labelNames: ["status"] as const,
+    registers: [registry],
+  });
+  return { registry, httpDuration, httpErrors };
+}

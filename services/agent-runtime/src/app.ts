@@ -1,0 +1,31 @@
+import type { Express } from "express";
+import { agentRuntimeApi } from "@lgp/contracts";
+import { createServiceApp, type Logger, type ServiceMetrics } from "@lgp/server-kit";
+import type { AgentRuntimeConfig } from "./config";
+import type { Db } from "./db";
+
+/** Everything the HTTP layer needs; built once in main.ts (or by a test). */
+export interface AgentRuntimeDeps {
+  config: AgentRuntimeConfig;
+  db: Db;
+  logger: Logger;
+  metrics?: ServiceMetrics;
+}
+
+export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
+  const { app } = createServiceApp({
+    service: "agent-runtime",
+    logger: deps.logger,
+    apiSpec: agentRuntimeApi,
+    validationStyle: "message",
+    validateResponses: process.env.VALIDATE_RESPONSES === "true",
+    metrics: deps.metrics,
+    ready: async () => {
+      await deps.db.$queryRaw`SELECT 1`;
+    },
+    routes: (_app) => {
+      // Each capability mounts its router here (assistants, threads, runs, store, crons).
+    },
+  });
+  return app;
+}

@@ -1,0 +1,24 @@
+import path from "node:path";
+import { z } from "zod";
+import { env, loadConfig } from "@lgp/server-kit";
+
+const REPO_ROOT = path.resolve(__dirname, "../../..");
+
+/** Every variable the agent runtime reads, validated at start-up (see the README's table). */
+export const agentRuntimeEnv = z.object({
+  PORT: env.port(8123),
+  HOST: z.string().default("0.0.0.0"),
+  DATABASE_URL: env.postgresUrl(),
+  REDIS_URL: env.redisUrl().optional(),
+  LOG_LEVEL: env.logLevel(),
+  /** Path of the langgraph.json whose graphs this runtime serves. */
+  LANGGRAPH_CONFIG: z.string().default(path.join(REPO_ROOT, "examples/langgraph.json")),
+  /** Queue workers inside the API process (0 when separate worker processes run). */
+  WORKERS: z.coerce.number().int().min(0).max(256).default(4),
+});
+
+export type AgentRuntimeConfig = z.infer<typeof agentRuntimeEnv>;
+
+export function loadAgentRuntimeConfig(source: NodeJS.ProcessEnv = process.env): AgentRuntimeConfig {
+  return loadConfig(agentRuntimeEnv, source);
+}

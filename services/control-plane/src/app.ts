@@ -1,0 +1,33 @@
+import type { Express } from "express";
+import { controlPlaneApi } from "@lgp/contracts";
+import { createServiceApp, type Logger, type ServiceMetrics } from "@lgp/server-kit";
+import { apiKeyAuth } from "./auth/middleware";
+import type { ControlPlaneConfig } from "./config";
+import type { Db } from "./db";
+
+/** Everything the HTTP layer needs; built once in main.ts (or by a test). */
+export interface ControlPlaneDeps {
+  config: ControlPlaneConfig;
+  db: Db;
+  logger: Logger;
+  metrics?: ServiceMetrics;
+}
+
+export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
+  const { app } = createServiceApp({
+    service: "control-plane",
+    logger: deps.logger,
+    apiSpec: controlPlaneApi,
+    validationStyle: "list",
+    validateResponses: process.env.VALIDATE_RESPONSES === "true",
+    metrics: deps.metrics,
+    before: [apiKeyAuth(deps.db, controlPlaneApi)],
+    ready: async () => {
+      await deps.db.$queryRaw`SELECT 1`;
+    },
+    routes: (_app) => {
+      // Each capability mounts its router here (deployments, revisions, auth).
+    },
+  });
+  return app;
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { env, loadConfig } from "@lgp/server-kit";
+
+/** Every variable the control plane reads, validated at start-up (see the README's table). */
+export const controlPlaneEnv = z.object({
+  PORT: env.port(8100),
+  HOST: z.string().default("0.0.0.0"),
+  CONTROL_PLANE_DATABASE_URL: env.postgresUrl(),
+  REDIS_URL: env.redisUrl().optional(),
+  LOG_LEVEL: env.logLevel(),
+  /** A key that always resolves to the `default` tenant (the embedded start sets and prints one). */
+  BOOTSTRAP_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Where this control plane is reachable from a browser (OAuth redirect URIs). */
+  PUBLIC_URL: z.url().optional(),
+});
+
+export type ControlPlaneConfig = z.infer<typeof controlPlaneEnv> & { PUBLIC_URL: string };
+
+export function loadControlPlaneConfig(source: NodeJS.ProcessEnv = process.env): ControlPlaneConfig {
+  const config = loadConfig(controlPlaneEnv, source);
+  return { ...config, PUBLIC_URL: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` };
+}
