@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { env, loadConfig } from "@lgp/server-kit";
+import { decodeKey } from "./secrets/cipher";
 
 /** Every variable the control plane reads, validated at start-up (see the README's table). */
 export const controlPlaneEnv = z.object({
@@ -12,6 +13,17 @@ export const controlPlaneEnv = z.object({
   BOOTSTRAP_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
   /** Where this control plane is reachable from a browser (OAuth redirect URIs). */
   PUBLIC_URL: z.url().optional(),
+  /** 32 bytes (base64 or hex) encrypting secrets at rest; the embedded start generates one under .data/. */
+  SECRETS_ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => {
+      try {
+        decodeKey(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be 32 bytes, as 64 hex characters or base64"),
 });
 
 export type ControlPlaneConfig = z.infer<typeof controlPlaneEnv> & { PUBLIC_URL: string };

@@ -1,0 +1,72 @@
+/**
+ * What the revision reconciler asks of a deployment target. One implementation per target:
+ * `local` (processes on this machine, databases on the local PostgreSQL server) and `kubernetes`
+ * (manifests applied to a cluster). Every method is idempotent: the reconciler may repeat a step
+ * after a restart.
+ */
+export interface Deployer {
+  readonly kind: "local" | "kubernetes";
+
+  /** Creates the deployment's own database (and anything else that lives as long as it). */
+  provisionDatabase(deployment: DeploymentTarget): Promise<ProvisionResult>;
+
+  /** Builds a source revision into something `deploy` can run. Docker sources skip this step. */
+  build(deployment: DeploymentTarget, revision: RevisionTarget, log: RevisionLog): Promise<BuildResult>;
+
+  /** Starts (or rolls out) the revision and waits until it is healthy or has failed. */
+  deploy(
+    deployment: DeploymentTarget,
+    revision: RevisionTarget,
+    build: BuildResult | null,
+    log: RevisionLog,
+  ): Promise<DeployResult>;
+
+  /** Is the revision serving? `unknown` when the deployer cannot tell. */
+  health(deployment: DeploymentTarget, revision: RevisionTarget): Promise<"healthy" | "unhealthy" | "unknown">;
+
+  /** Stops a revision that is no longer active (its replacement is DEPLOYED). */
+  retire(deployment: DeploymentTarget, revision: RevisionTarget, log: RevisionLog): Promise<void>;
+
+  /** Removes everything the deployment owns: its revisions' workloads and its database. */
+  destroy(deployment: DeploymentTarget, log: RevisionLog): Promise<void>;
+}
+
+/** The parts of a deployment a deployer needs, with secrets already decrypted. */
+export interface DeploymentTarget {
+  id: string;
+  tenantId: string;
+  name: string;
+  source: "github" | "external_docker" | "internal_docker" | "internal_source";
+  sourceConfig: Record<string, unknown>;
+  secrets: { name: string; value: string }[];
+}
+
+export interface RevisionTarget {
+  id: string;
+  sourceRevisionConfig: Record<string, unknown>;
+}
+
+export interface ProvisionResult {
+  databaseUrl: string | null;
+}
+
+export interface BuildResult {
+  /** What deploy runs: a directory for `local`, an image reference for `kubernetes`. */
+  artifact: string;
+  repoCommitSha?: string;
+}
+
+export interface DeployResult {
+  /** Where the revision serves the agent runtime API. */
+  url: string | null;
+}
+
+/** Appends a line to the revision's build or deploy log. */
+export interface RevisionLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** A failed step; the reconciler records `message` in the revision log and the matching *_FAILED. */
+export class DeployerError extends Error {}
