@@ -17,7 +17,9 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0] ?? "environment");
     const got = input[name];
-    throw new ConfigError(`invalid ${name}: ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`);
+    throw new ConfigError(
+      `invalid ${name}: ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`,
+    );
   }
   return parsed.data;
 }
@@ -29,7 +31,8 @@ export const env = {
     z
       .string()
       .refine((value) => /^postgres(ql)?:\/\/.+/.test(value) && URL.canParse(value), "must be a postgres:// URL"),
-  redisUrl: () => z.string().refine((value) => /^rediss?:\/\/.+/.test(value) && URL.canParse(value), "must be a redis:// URL"),
+  redisUrl: () =>
+    z.string().refine((value) => /^rediss?:\/\/.+/.test(value) && URL.canParse(value), "must be a redis:// URL"),
   logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   boolean: (fallback: boolean) =>
     z

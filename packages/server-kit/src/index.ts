@@ -6,3 +6,4 @@ export * from "./http/errors";
 export * from "./http/metrics";
 export * from "./migrations/applier";
 export * from "./migrations/database";
+export * from "./migrations/schema-diff";

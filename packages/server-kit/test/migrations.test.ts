@@ -68,7 +68,10 @@ describe("migration applier", () => {
   it("refuses to go on when an applied migration's file was edited", async () => {
     const dir = migrationsFolder({ "20260101000000_first": 'CREATE TABLE "a" ("id" INT PRIMARY KEY);' });
     await migrate(database.url, dir);
-    writeFileSync(path.join(dir, "20260101000000_first", "migration.sql"), 'CREATE TABLE "a" ("id" BIGINT PRIMARY KEY);');
+    writeFileSync(
+      path.join(dir, "20260101000000_first", "migration.sql"),
+      'CREATE TABLE "a" ("id" BIGINT PRIMARY KEY);',
+    );
     await expect(migrate(database.url, dir)).rejects.toThrow(MigrationError);
     await expect(migrate(database.url, dir)).rejects.toThrow(/20260101000000_first was edited after it was applied/);
   });

@@ -151,7 +151,9 @@ function errorMiddleware(style: "list" | "message"): ErrorRequestHandler {
     const validator = error as ValidatorError;
     // body-parser: malformed JSON or a body over the limit.
     if (validator.type === "entity.parse.failed") {
-      res.status(422).json(validationBody([{ loc: ["body"], msg: "Request body is not valid JSON", type: "json_invalid" }]));
+      res
+        .status(422)
+        .json(validationBody([{ loc: ["body"], msg: "Request body is not valid JSON", type: "json_invalid" }]));
       return;
     }
     if (validator.type === "entity.too.large") {
@@ -163,7 +165,11 @@ function errorMiddleware(style: "list" | "message"): ErrorRequestHandler {
         res.status(422).json(validationBody(validator.errors.map(toValidationIssue)));
         return;
       }
-      const text: Record<number, string> = { 404: "Not Found", 405: "Method Not Allowed", 415: "Unsupported Media Type" };
+      const text: Record<number, string> = {
+        404: "Not Found",
+        405: "Method Not Allowed",
+        415: "Unsupported Media Type",
+      };
       if (validator.status === 401 || validator.status === 403) {
         res.status(validator.status).json({ detail: validator.errors[0]?.message ?? "Unauthorized" });
         return;
