@@ -1,10 +1,874 @@
 // Generated from packages/contracts/openapi/agent-runtime/*.yaml by `npm run generate`. Do not edit.
-export type paths = Record<string, never>;
+export type paths = {
+  "/assistants": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create an assistant */
+    post: operations["createAssistant"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/assistants/count": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Count assistants */
+    post: operations["countAssistants"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/assistants/search": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Search assistants
+     * @description Answers an array; sets `X-Pagination-Total` and, when more remain, `X-Pagination-Next`.
+     */
+    post: operations["searchAssistants"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/assistants/{assistant_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    /** Get an assistant (its active version) */
+    get: operations["getAssistant"];
+    put?: never;
+    post?: never;
+    /** Delete an assistant and all its versions */
+    delete: operations["deleteAssistant"];
+    options?: never;
+    head?: never;
+    /**
+     * Update an assistant (adds a version and makes it active)
+     * @description `config` and `context` are replaced whole; `metadata` is merged.
+     */
+    patch: operations["updateAssistant"];
+    trace?: never;
+  };
+  "/assistants/{assistant_id}/graph": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    /** The drawable graph (nodes and edges) of the assistant's graph */
+    get: operations["getAssistantGraph"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/assistants/{assistant_id}/latest": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make a version the active one */
+    post: operations["setLatestAssistantVersion"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/assistants/{assistant_id}/schemas": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    /** JSON schemas of the graph's input, output, state and context */
+    get: operations["getAssistantSchemas"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/assistants/{assistant_id}/versions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** List an assistant's versions, newest first */
+    post: operations["listAssistantVersions"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/runs/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Cancel several runs */
+    post: operations["cancelRuns"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/store/items": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read an item (null when there is none) */
+    get: operations["getStoreItem"];
+    /** Create or replace an item */
+    put: operations["putStoreItem"];
+    post?: never;
+    /** Delete an item (no error when there is none) */
+    delete: operations["deleteStoreItem"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/store/items/search": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Items under a namespace prefix, filtered on their value */
+    post: operations["searchStoreItems"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/store/namespaces": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Distinct namespaces, optionally matching a prefix and/or suffix and truncated to a depth */
+    post: operations["listStoreNamespaces"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create a thread (optionally with supersteps applied in order) */
+    post: operations["createThread"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/count": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Count threads */
+    post: operations["countThreads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/search": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Search threads */
+    post: operations["searchThreads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    /** Get a thread */
+    get: operations["getThread"];
+    put?: never;
+    post?: never;
+    /** Delete a thread, its runs and its checkpoints */
+    delete: operations["deleteThread"];
+    options?: never;
+    head?: never;
+    /** Merge metadata into a thread */
+    patch: operations["updateThread"];
+    trace?: never;
+  };
+  "/threads/{thread_id}/copy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Copy a thread with its whole state history */
+    post: operations["copyThread"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/history": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    /** Past states, most recent first */
+    get: operations["getThreadHistoryGet"];
+    put?: never;
+    /** Past states, most recent first */
+    post: operations["getThreadHistory"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/runs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    /** List a thread's runs, newest first */
+    get: operations["listRuns"];
+    put?: never;
+    /** Create a background run */
+    post: operations["createRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/runs/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create a run and stream its events */
+    post: operations["createRunStream"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/runs/wait": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create a run and answer its final state values */
+    post: operations["createRunWait"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/runs/{run_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+        run_id: components["parameters"]["RunIdPath"];
+      };
+      cookie?: never;
+    };
+    /** Get a run */
+    get: operations["getRun"];
+    put?: never;
+    post?: never;
+    /** Delete a finished run */
+    delete: operations["deleteRun"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/runs/{run_id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+        run_id: components["parameters"]["RunIdPath"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Cancel a run */
+    post: operations["cancelRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/runs/{run_id}/join": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+        run_id: components["parameters"]["RunIdPath"];
+      };
+      cookie?: never;
+    };
+    /** Wait for a run to end and answer the thread's values */
+    get: operations["joinRun"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/runs/{run_id}/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+        run_id: components["parameters"]["RunIdPath"];
+      };
+      cookie?: never;
+    };
+    /** Stream a run's events (replaying those after Last-Event-ID) */
+    get: operations["joinRunStream"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/state": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    /** The thread's current state */
+    get: operations["getThreadState"];
+    put?: never;
+    /** Write values into the thread's state as if a node produced them */
+    post: operations["updateThreadState"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/state/checkpoint": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The thread's state at a checkpoint given as an object */
+    post: operations["getThreadStateAtCheckpointPost"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/state/{checkpoint_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+        checkpoint_id: string;
+      };
+      cookie?: never;
+    };
+    /** The thread's state at a checkpoint */
+    get: operations["getThreadStateAtCheckpoint"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    /** Stream the thread's active run */
+    get: operations["joinThreadStream"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+};
 export type webhooks = Record<string, never>;
 export type components = {
   schemas: {
     ErrorDetail: {
       detail: string;
+    };
+    Assistant: {
+      /** Format: uuid */
+      assistant_id: string;
+      graph_id: string;
+      name: string;
+      description?: string | null;
+      config: Record<string, never>;
+      context: Record<string, never>;
+      metadata: Record<string, never>;
+      version: number;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    AssistantVersion: {
+      /** Format: uuid */
+      assistant_id: string;
+      graph_id: string;
+      name: string;
+      description?: string | null;
+      config: Record<string, never>;
+      context: Record<string, never>;
+      metadata: Record<string, never>;
+      version: number;
+      /** Format: date-time */
+      created_at: string;
+    };
+    AssistantCreate: {
+      /** Format: uuid */
+      assistant_id?: string;
+      graph_id: string;
+      config?: Record<string, never>;
+      context?: Record<string, never>;
+      metadata?: Record<string, never>;
+      /**
+       * @default raise
+       * @enum {string}
+       */
+      if_exists: "raise" | "do_nothing";
+      name?: string;
+      description?: string | null;
+    };
+    AssistantPatch: {
+      graph_id?: string;
+      config?: Record<string, never>;
+      context?: Record<string, never>;
+      metadata?: Record<string, never>;
+      name?: string;
+      description?: string | null;
+    };
+    AssistantSearch: {
+      graph_id?: string;
+      name?: string;
+      metadata?: Record<string, never>;
+      /** @default 10 */
+      limit: number;
+      /** @default 0 */
+      offset: number;
+      /** @enum {string} */
+      sort_by?: "assistant_id" | "graph_id" | "name" | "created_at" | "updated_at";
+      /** @enum {string} */
+      sort_order?: "asc" | "desc";
+      select?: (
+        | "assistant_id"
+        | "graph_id"
+        | "name"
+        | "description"
+        | "config"
+        | "context"
+        | "metadata"
+        | "version"
+        | "created_at"
+        | "updated_at"
+      )[];
+    };
+    AssistantCount: {
+      graph_id?: string;
+      name?: string;
+      metadata?: Record<string, never>;
+    };
+    GraphDrawing: {
+      nodes: Record<string, never>[];
+      edges: Record<string, never>[];
+    };
+    GraphSchemas: {
+      graph_id: string;
+      input_schema?: unknown;
+      output_schema?: unknown;
+      state_schema?: unknown;
+      config_schema?: unknown;
+      context_schema?: unknown;
+    };
+    /** @enum {string} */
+    RunStatus: "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
+    /** @enum {string} */
+    StreamMode:
+      "values" | "updates" | "messages" | "messages-tuple" | "custom" | "events" | "debug" | "tasks" | "checkpoints";
+    Run: {
+      /** Format: uuid */
+      run_id: string;
+      /** Format: uuid */
+      thread_id: string;
+      /** Format: uuid */
+      assistant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      status: components["schemas"]["RunStatus"];
+      metadata: Record<string, never>;
+      kwargs: Record<string, never>;
+      multitask_strategy: string;
+    };
+    RunCreate: {
+      assistant_id: string;
+      input?: unknown;
+      command?: components["schemas"]["Command"];
+      metadata?: Record<string, never> | null;
+      config?: Record<string, never> | null;
+      context?: Record<string, never> | null;
+      checkpoint_id?: string;
+      checkpoint?: components["schemas"]["CheckpointInput"];
+      interrupt_before?: "*" | string[];
+      interrupt_after?: "*" | string[];
+      stream_mode?: components["schemas"]["StreamMode"] | components["schemas"]["StreamMode"][];
+      stream_subgraphs?: boolean;
+      stream_resumable?: boolean;
+      feedback_keys?: unknown;
+      /** @enum {string} */
+      on_disconnect?: "cancel" | "continue";
+      /** @enum {string} */
+      multitask_strategy?: "reject" | "interrupt" | "rollback" | "enqueue";
+      /** @enum {string} */
+      if_not_exists?: "reject" | "create";
+      after_seconds?: number;
+      /** Format: uri */
+      webhook?: string;
+      /** @enum {string} */
+      on_completion?: "delete" | "keep";
+      checkpoint_during?: boolean;
+      /** @enum {string} */
+      durability?: "sync" | "async" | "exit";
+      langsmith_tracer?: unknown;
+    };
+    /** @description Namespace labels; a label is non-empty and holds no ".". */
+    StoreNamespace: string[];
+    StorePutItem: {
+      namespace: components["schemas"]["StoreNamespace"] & unknown;
+      key: string;
+      value: {
+        [key: string]: unknown;
+      };
+      /** @description Accepted for compatibility; this store keeps no vector index. */
+      index?: null | false | string[];
+      /** @description Minutes until the item expires; null or absent for never. */
+      ttl?: number | null;
+    };
+    StoreDeleteItem: {
+      namespace?: components["schemas"]["StoreNamespace"];
+      key: string;
+    };
+    StoreSearchItems: {
+      namespace_prefix?: components["schemas"]["StoreNamespace"];
+      /** @description Conditions on top-level fields of the value: a plain value matches by equality, or an object of operators ($eq, $ne, $gt, $gte, $lt, $lte, $in, $nin). */
+      filter?: {
+        [key: string]: unknown;
+      } | null;
+      /** @default 10 */
+      limit: number;
+      /** @default 0 */
+      offset: number;
+      /** @description Natural-language query; ignored, as this store keeps no embedding index. */
+      query?: string | null;
+      refresh_ttl?: boolean | null;
+    };
+    StoreListNamespaces: {
+      /** @description Leading labels to match; "*" matches any one label. */
+      prefix?: components["schemas"]["StoreNamespace"];
+      /** @description Trailing labels to match; "*" matches any one label. */
+      suffix?: components["schemas"]["StoreNamespace"];
+      max_depth?: number | null;
+      /** @default 100 */
+      limit: number;
+      /** @default 0 */
+      offset: number;
+    };
+    StoreItem: {
+      namespace: string[];
+      key: string;
+      value: {
+        [key: string]: unknown;
+      };
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    StoreSearchItem: components["schemas"]["StoreItem"] & {
+      score?: number | null;
+    };
+    /** @enum {string} */
+    ThreadStatus: "idle" | "busy" | "interrupted" | "error";
+    Thread: {
+      /** Format: uuid */
+      thread_id: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      metadata: Record<string, never>;
+      status: components["schemas"]["ThreadStatus"];
+      config: Record<string, never>;
+      values?: Record<string, never> | null;
+      interrupts?: Record<string, never>;
+    };
+    Superstep: {
+      updates: {
+        values?: unknown;
+        command?: components["schemas"]["Command"];
+        as_node: string;
+      }[];
+    };
+    Command: {
+      goto?: unknown;
+      update?: unknown;
+      resume?: unknown;
+    };
+    ThreadCreate: {
+      /** Format: uuid */
+      thread_id?: string;
+      metadata?: Record<string, never>;
+      /**
+       * @default raise
+       * @enum {string}
+       */
+      if_exists: "raise" | "do_nothing";
+      supersteps?: components["schemas"]["Superstep"][];
+      ttl?: unknown;
+    };
+    ThreadSearch: {
+      metadata?: Record<string, never>;
+      values?: Record<string, never>;
+      ids?: string[];
+      status?: components["schemas"]["ThreadStatus"];
+      /** @default 10 */
+      limit: number;
+      /** @default 0 */
+      offset: number;
+      /** @enum {string} */
+      sort_by?: "thread_id" | "status" | "created_at" | "updated_at";
+      /** @enum {string} */
+      sort_order?: "asc" | "desc";
+      select?: string[];
+    };
+    ThreadCount: {
+      metadata?: Record<string, never>;
+      values?: Record<string, never>;
+      status?: components["schemas"]["ThreadStatus"];
+    };
+    CheckpointRef: {
+      thread_id: string;
+      checkpoint_ns: string;
+      checkpoint_id: string;
+      checkpoint_map?: Record<string, never> | null;
+    };
+    CheckpointInput: {
+      thread_id?: string;
+      checkpoint_ns?: string;
+      checkpoint_id?: string;
+      checkpoint_map?: Record<string, never> | null;
+    };
+    ThreadStateUpdate: {
+      values?: unknown;
+      as_node?: string;
+      checkpoint_id?: string;
+      checkpoint?: components["schemas"]["CheckpointInput"];
+    };
+    ThreadHistoryQuery: {
+      /** @default 10 */
+      limit: number;
+      before?: string | components["schemas"]["CheckpointInput"];
+      metadata?: Record<string, never>;
+      checkpoint?: components["schemas"]["CheckpointInput"];
+    };
+    ThreadTask: {
+      id: string;
+      name: string;
+      error?: string | null;
+      interrupts?: unknown[];
+      checkpoint?: Record<string, never> | null;
+      state?: Record<string, never> | null;
+      result?: unknown;
+    };
+    ThreadState: {
+      values: unknown;
+      next: string[];
+      tasks: components["schemas"]["ThreadTask"][];
+      metadata: Record<string, never>;
+      created_at: string | null;
+      checkpoint: components["schemas"]["CheckpointRef"] | null;
+      parent_checkpoint?: components["schemas"]["CheckpointRef"] | null;
+      checkpoint_id?: string | null;
+      parent_checkpoint_id?: string | null;
+      interrupts?: unknown[];
     };
   };
   responses: {
@@ -35,11 +899,1078 @@ export type components = {
         "application/json": components["schemas"]["ErrorDetail"];
       };
     };
+    /** @description Server-sent events `event: <kind>\ndata: <json>\nid: <id>`; the first is `metadata` `{run_id, attempt}`. `Content-Location` and `Location` name the run's stream. */
+    RunEventStream: {
+      headers: {
+        "Content-Location"?: string;
+        Location?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        "text/event-stream": string;
+      };
+    };
   };
-  parameters: never;
+  parameters: {
+    /** @description An assistant UUID, or a graph id (its default assistant). */
+    AssistantIdPath: string;
+    RunIdPath: string;
+    LastEventIdHeader: string;
+    ThreadIdPath: string;
+    SubgraphsQuery: boolean;
+  };
   requestBodies: never;
   headers: never;
   pathItems: never;
 };
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  createAssistant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AssistantCreate"];
+      };
+    };
+    responses: {
+      /** @description The assistant (the existing one with `if_exists: do_nothing`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Assistant"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  countAssistants: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["AssistantCount"];
+      };
+    };
+    responses: {
+      /** @description The number of matching assistants. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": number;
+        };
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  searchAssistants: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["AssistantSearch"];
+      };
+    };
+    responses: {
+      /** @description Matching assistants. */
+      200: {
+        headers: {
+          "X-Pagination-Total"?: string;
+          "X-Pagination-Next"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Assistant"][];
+        };
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getAssistant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The assistant. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Assistant"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  deleteAssistant: {
+    parameters: {
+      query?: {
+        /** @description Also delete the threads whose `metadata.assistant_id` is this assistant. */
+        delete_threads?: boolean;
+      };
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  updateAssistant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["AssistantPatch"];
+      };
+    };
+    responses: {
+      /** @description The assistant with its new active version. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Assistant"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getAssistantGraph: {
+    parameters: {
+      query?: {
+        xray?: boolean | number;
+      };
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Nodes and edges. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GraphDrawing"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  setLatestAssistantVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The assistant with that version active. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Assistant"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getAssistantSchemas: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Schemas. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GraphSchemas"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  listAssistantVersions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          metadata?: Record<string, never>;
+          /** @default 10 */
+          limit?: number;
+          /** @default 0 */
+          offset?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Versions. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AssistantVersion"][];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  cancelRuns: {
+    parameters: {
+      query?: {
+        action?: "interrupt" | "rollback";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: uuid */
+          thread_id?: string;
+          run_ids?: string[];
+          /** @enum {string} */
+          status?: "pending" | "running" | "all";
+        };
+      };
+    };
+    responses: {
+      /** @description Cancellation requested. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getStoreItem: {
+    parameters: {
+      query: {
+        /** @description The namespace's labels joined with ".", e.g. `users.alice`. */
+        namespace?: string;
+        key: string;
+        /** @description Restart the item's TTL (default true). */
+        refresh_ttl?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The item, or null when the namespace holds no such key. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["StoreItem"] | null;
+        };
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  putStoreItem: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["StorePutItem"];
+      };
+    };
+    responses: {
+      /** @description Stored. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  deleteStoreItem: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["StoreDeleteItem"];
+      };
+    };
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  searchStoreItems: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["StoreSearchItems"];
+      };
+    };
+    responses: {
+      /** @description Matching items, most recently updated first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: components["schemas"]["StoreSearchItem"][];
+          };
+        };
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  listStoreNamespaces: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["StoreListNamespaces"];
+      };
+    };
+    responses: {
+      /** @description Namespaces in lexical order. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            namespaces: string[][];
+          };
+        };
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  createThread: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["ThreadCreate"];
+      };
+    };
+    responses: {
+      /** @description The thread. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Thread"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  countThreads: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["ThreadCount"];
+      };
+    };
+    responses: {
+      /** @description The number of matching threads. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": number;
+        };
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  searchThreads: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["ThreadSearch"];
+      };
+    };
+    responses: {
+      /** @description Matching threads. */
+      200: {
+        headers: {
+          "X-Pagination-Total"?: string;
+          "X-Pagination-Next"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Thread"][];
+        };
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getThread: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The thread. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Thread"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  deleteThread: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  updateThread: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          metadata?: Record<string, never>;
+          ttl?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The thread. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Thread"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  copyThread: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new thread. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Thread"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getThreadHistoryGet: {
+    parameters: {
+      query?: {
+        limit?: number;
+        before?: string;
+      };
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description States. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ThreadState"][];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getThreadHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["ThreadHistoryQuery"];
+      };
+    };
+    responses: {
+      /** @description States. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ThreadState"][];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  listRuns: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        status?: components["schemas"]["RunStatus"];
+        select?: unknown;
+      };
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Runs. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Run"][];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  createRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RunCreate"];
+      };
+    };
+    responses: {
+      /** @description The run (pending). `Content-Location` names it. */
+      200: {
+        headers: {
+          "Content-Location"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Run"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  createRunStream: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RunCreate"];
+      };
+    };
+    responses: {
+      200: components["responses"]["RunEventStream"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  createRunWait: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RunCreate"];
+      };
+    };
+    responses: {
+      /** @description The thread's values when the run ended (with `__error__` when it failed). */
+      200: {
+        headers: {
+          "Content-Location"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+        run_id: components["parameters"]["RunIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Run"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  deleteRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+        run_id: components["parameters"]["RunIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  cancelRun: {
+    parameters: {
+      query?: {
+        wait?: boolean;
+        action?: "interrupt" | "rollback";
+      };
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+        run_id: components["parameters"]["RunIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Cancellation requested. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The run has stopped (with `wait`). */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  joinRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+        run_id: components["parameters"]["RunIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The thread's values when the run ended. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  joinRunStream: {
+    parameters: {
+      query?: {
+        cancel_on_disconnect?: boolean;
+        stream_mode?: unknown;
+      };
+      header?: {
+        "Last-Event-ID"?: components["parameters"]["LastEventIdHeader"];
+      };
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+        run_id: components["parameters"]["RunIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["RunEventStream"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getThreadState: {
+    parameters: {
+      query?: {
+        subgraphs?: components["parameters"]["SubgraphsQuery"];
+      };
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The state. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ThreadState"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  updateThreadState: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThreadStateUpdate"];
+      };
+    };
+    responses: {
+      /** @description The checkpoint written. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            checkpoint: components["schemas"]["CheckpointRef"];
+          };
+        };
+      };
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getThreadStateAtCheckpointPost: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          checkpoint: components["schemas"]["CheckpointInput"];
+          subgraphs?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The state. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ThreadState"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getThreadStateAtCheckpoint: {
+    parameters: {
+      query?: {
+        subgraphs?: components["parameters"]["SubgraphsQuery"];
+      };
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+        checkpoint_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The state. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ThreadState"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  joinThreadStream: {
+    parameters: {
+      query?: {
+        stream_mode?: unknown;
+      };
+      header?: {
+        "Last-Event-ID"?: components["parameters"]["LastEventIdHeader"];
+      };
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["RunEventStream"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+}
