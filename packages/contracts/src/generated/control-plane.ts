@@ -1,5 +1,334 @@
 // Generated from packages/contracts/openapi/control-plane/*.yaml by `npm run generate`. Do not edit.
-export type paths = Record<string, never>;
+export type paths = {
+  "/auth/done": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The default frontend callback page (when FRONTEND_CALLBACK_URL is not set). */
+    get: operations["oauthDonePage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/projects/{project_id}/revisions/{revision_id}/build_logs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The deployment id. */
+        project_id: components["parameters"]["ProjectId"];
+        revision_id: components["parameters"]["RevisionId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Read a revision's build log */
+    post: operations["queryBuildLogs"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/projects/{project_id}/revisions/{revision_id}/deploy_logs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The deployment id. */
+        project_id: components["parameters"]["ProjectId"];
+        revision_id: components["parameters"]["RevisionId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Read a revision's deploy log */
+    post: operations["queryDeployLogs"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/auth/authenticate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Answer a stored token, or start an authorization-code flow.
+     * @description With a valid stored token for the same provider, user and scopes (refreshed if it expired), answers `completed` with it unless `force_new`. Otherwise answers `pending` with the `url` to send the user to and the `auth_id` to wait on.
+     */
+    post: operations["authenticate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/auth/callback/{provider_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The provider's redirect after the user's decision.
+     * @description Validates `state` (single-use, bound to one authorization of one tenant and provider, valid 10 minutes), exchanges `code` at the provider's token URL, stores the token, and redirects (303) the browser to the frontend callback page with `status`, `provider_id`, `auth_id` and, on failure, `error` and `error_description`. A provider `error` is relayed the same way. Other parameters providers add (for example `iss`) are accepted.
+     */
+    get: operations["oauthCallback"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/auth/providers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the tenant's OAuth providers. */
+    get: operations["listOAuthProviders"];
+    put?: never;
+    /** Register an OAuth provider. */
+    post: operations["createOAuthProvider"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/auth/providers/{provider_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider_id: components["parameters"]["OAuthProviderIdPath"];
+      };
+      cookie?: never;
+    };
+    /** Read one OAuth provider. */
+    get: operations["getOAuthProvider"];
+    put?: never;
+    post?: never;
+    /** Delete an OAuth provider with its pending authorizations and tokens. */
+    delete: operations["deleteOAuthProvider"];
+    options?: never;
+    head?: never;
+    /** Update an OAuth provider (the provider_id cannot change). */
+    patch: operations["updateOAuthProvider"];
+    trace?: never;
+  };
+  "/v2/auth/tokens": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List tokens (expired ones are refreshed first when they have a refresh token). */
+    get: operations["listOAuthTokens"];
+    put?: never;
+    post?: never;
+    /** Delete every token of a provider (optionally only one user's). */
+    delete: operations["deleteOAuthTokens"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/auth/tokens/{token_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete one token. */
+    delete: operations["deleteOAuthToken"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/auth/wait/{auth_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Long-poll until an authorization completes, fails or the timeout passes. */
+    get: operations["waitForAuthCompletion"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/deployments": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List deployments, newest first
+     * @description Answers `{resources, offset}`. `offset` is what to pass in the next request for the next page: it is a continuation position (values of 1000000000000 and above are positions in the listing order), so paging is stable while deployments are created concurrently. Small offsets (below 1000000000000) skip that many deployments.
+     */
+    get: operations["listDeployments"];
+    put?: never;
+    /** Create a deployment (and its first revision) */
+    post: operations["createDeployment"];
+    /**
+     * Delete several deployments
+     * @description Deletes up to 100 deployments. 200 when every one was deleted; 207 with a result per id otherwise.
+     */
+    delete: operations["deleteDeployments"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/deployments/{deployment_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    /** Read a deployment */
+    get: operations["getDeployment"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a deployment
+     * @description The deployment becomes `AWAITING_DELETE` while its workloads are stopped and its database dropped, after which it is gone (404).
+     */
+    delete: operations["deleteDeployment"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a deployment
+     * @description A new revision is created when any of these is given: `source_revision_config.repo_ref`, the config path, `image_uri`, `source_tarball_path`, `secrets`, `source_config.resource_spec` (which replaces the whole resource spec). `build_on_push`, `install_command`, `build_command` and `custom_url` change without a new revision. `name`, `source`, `integration_id`, `repo_url`, `deployment_type`, `listener_id` and `listener_config.k8s_namespace` cannot change. A secret sent back with the masked value keeps its stored value.
+     */
+    patch: operations["updateDeployment"];
+    trace?: never;
+  };
+  "/v2/deployments/{deployment_id}/revisions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    /**
+     * List a deployment's revisions, newest first
+     * @description Clients take `resources[0]` as the latest revision. `offset` pages as in the deployments list.
+     */
+    get: operations["listRevisions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/deployments/{deployment_id}/revisions/{revision_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+        revision_id: components["parameters"]["RevisionId"];
+      };
+      cookie?: never;
+    };
+    /** Read a revision (poll until its status is DEPLOYED) */
+    get: operations["getRevision"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/deployments/{deployment_id}/revisions/{revision_id}/logs/{log_type}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+        revision_id: components["parameters"]["RevisionId"];
+        log_type: "build" | "deploy";
+      };
+      cookie?: never;
+    };
+    /** Read a revision's build or deploy log */
+    get: operations["readRevisionLogs"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+        revision_id: components["parameters"]["RevisionId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Redeploy a revision (roll back to it)
+     * @description Creates a new revision with that revision's configuration (source revision config, resource spec and secrets), which becomes the deployment's latest.
+     */
+    post: operations["redeployRevision"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+};
 export type webhooks = Record<string, never>;
 export type components = {
   schemas: {
@@ -13,6 +342,389 @@ export type components = {
     };
     ErrorDetail: {
       detail: string;
+    };
+    OAuthProviderSlug: string;
+    /** @enum {string} */
+    OAuthTokenEndpointAuthMethod: "client_secret_post" | "client_secret_basic" | "none";
+    OAuthProvider: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      tenant_id: string;
+      provider_id: components["schemas"]["OAuthProviderSlug"];
+      name: string;
+      client_id: string;
+      auth_url: string;
+      token_url: string;
+      /** @description Expected `iss` of authorization responses and ID tokens (default the origin of auth_url). */
+      issuer: string | null;
+      uses_pkce: boolean;
+      /** @enum {string} */
+      code_challenge_method: "S256";
+      token_endpoint_auth_method: components["schemas"]["OAuthTokenEndpointAuthMethod"];
+      /** @description Whether a client secret is stored (the secret itself is never returned). */
+      has_client_secret: boolean;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    OAuthProviderCreate: {
+      provider_id: components["schemas"]["OAuthProviderSlug"];
+      name: string;
+      client_id: string;
+      client_secret?: string | null;
+      auth_url: string;
+      token_url: string;
+      issuer?: string | null;
+      /** @default false */
+      uses_pkce: boolean;
+      /**
+       * @default S256
+       * @enum {string}
+       */
+      code_challenge_method: "S256";
+      token_endpoint_auth_method?: components["schemas"]["OAuthTokenEndpointAuthMethod"];
+    };
+    OAuthProviderUpdate: {
+      name?: string;
+      client_id?: string;
+      client_secret?: string | null;
+      auth_url?: string;
+      token_url?: string;
+      issuer?: string | null;
+      uses_pkce?: boolean;
+      /** @enum {string} */
+      code_challenge_method?: "S256";
+      token_endpoint_auth_method?: components["schemas"]["OAuthTokenEndpointAuthMethod"];
+    };
+    OAuthMessage: {
+      message: string;
+    };
+    AuthenticateRequest: {
+      provider: components["schemas"]["OAuthProviderSlug"];
+      scopes: string[];
+      user_id?: string | null;
+      /** @default false */
+      force_new: boolean;
+    };
+    AuthenticateResponse: {
+      /** @enum {string} */
+      status: "completed" | "pending";
+      url?: string | null;
+      auth_id?: string | null;
+      /** @description The access token, when completed. */
+      token?: string | null;
+    };
+    AuthWaitResponse: {
+      /** @enum {string} */
+      status: "completed" | "pending" | "timeout" | "not_found" | "failed";
+      token?: string | null;
+      error?: string | null;
+      error_description?: string | null;
+    };
+    OAuthToken: {
+      /** Format: uuid */
+      id: string;
+      provider_id: components["schemas"]["OAuthProviderSlug"];
+      user_id: string | null;
+      scopes: string[];
+      token_type: string;
+      access_token: string;
+      /** Format: date-time */
+      expires_at: string | null;
+      has_refresh_token: boolean;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    OAuthTokensDeleted: {
+      message: string;
+      provider_id: string;
+      deleted: number;
+    };
+    /** @description Comma separated UUIDs. */
+    CommaSeparatedUuids: string;
+    /**
+     * @description Source kind. Cannot change after creation.
+     * @enum {string}
+     */
+    DeploymentSource: "github" | "external_docker" | "internal_docker" | "internal_source";
+    /** @enum {string} */
+    DeploymentStatus: "AWAITING_DATABASE" | "READY" | "UNUSED" | "AWAITING_DELETE" | "UNKNOWN";
+    /** @enum {string} */
+    DeploymentType: "dev_free" | "dev" | "prod";
+    /** @enum {string} */
+    RevisionStatus:
+      | "CREATING"
+      | "QUEUED"
+      | "AWAITING_BUILD"
+      | "BUILDING"
+      | "AWAITING_DEPLOY"
+      | "DEPLOYING"
+      | "CREATE_FAILED"
+      | "BUILD_FAILED"
+      | "DEPLOY_FAILED"
+      | "DEPLOYED"
+      | "SKIPPED"
+      | "INTERRUPTED"
+      | "UNKNOWN";
+    /** @description Lowercase letters, digits and `-`; unique per tenant. Cannot change after creation. */
+    DeploymentName: string;
+    Secret: {
+      /** @description Environment variable name. */
+      name: string;
+      /** @description Plain value on input; masked on output. Sending the mask back keeps the stored value. */
+      value: string;
+    };
+    SecretReference: {
+      name: string;
+      secret_name: string;
+      secret_key: string;
+    };
+    ListenerConfig: {
+      k8s_namespace?: string | null;
+    };
+    SourceConfig: {
+      /** Format: uuid */
+      integration_id?: string | null;
+      repo_url?: string | null;
+      deployment_type?: components["schemas"]["DeploymentType"] | null;
+      build_on_push?: boolean | null;
+      /** @description Only settable for `external_docker`; for other sources the deployer reports the URL the active revision serves at. */
+      custom_url?: string | null;
+      resource_spec?: components["schemas"]["ResourceSpec"] | null;
+      /** Format: uuid */
+      listener_id?: string | null;
+      listener_config?: components["schemas"]["ListenerConfig"] | null;
+      install_command?: string | null;
+      build_command?: string | null;
+    };
+    /** @description `langgraph_config_path` and `graph_config_path` name the same value (both accepted, both returned). `repo_commit_sha` is read-only (ignored on input). */
+    SourceRevisionConfig: {
+      repo_ref?: string | null;
+      langgraph_config_path?: string | null;
+      graph_config_path?: string | null;
+      image_uri?: string | null;
+      source_tarball_path?: string | null;
+      repo_commit_sha?: string | null;
+    };
+    StringMap: {
+      [key: string]: string;
+    };
+    VolumeMount: {
+      name: string;
+      mountPath: string;
+      subPath?: string;
+      mountPropagation?: string;
+      subPathExpr?: string;
+      readOnly?: boolean;
+    };
+    Volume: {
+      name: string;
+      configMap?: Record<string, never>;
+      secret?: Record<string, never>;
+      emptyDir?: Record<string, never>;
+      persistentVolumeClaim?: Record<string, never>;
+      nfs?: Record<string, never>;
+      projected?: Record<string, never>;
+      downwardAPI?: Record<string, never>;
+      csi?: Record<string, never>;
+    };
+    ContainerEnvVar: {
+      name: string;
+      value?: string;
+      valueFrom?: Record<string, never>;
+    };
+    Container: {
+      name: string;
+      image?: string;
+      imagePullPolicy?: string;
+      workingDir?: string;
+      restartPolicy?: string;
+      command?: string[];
+      args?: string[];
+      env?: components["schemas"]["ContainerEnvVar"][];
+      envFrom?: Record<string, never>[];
+      resources?: {
+        limits?: Record<string, never>;
+        requests?: Record<string, never>;
+      };
+      volumeMounts?: components["schemas"]["VolumeMount"][];
+      securityContext?: Record<string, never>;
+    };
+    /** @description Scale, CPU and memory of the deployment's workloads. CPU in cores (fractions allowed), `_mb` in megabytes, `db_storage_gi` in gibibytes. Limits default to twice the request; queue sizing defaults to the main values. A limit below its request is refused. */
+    ResourceSpec: {
+      min_scale?: number | null;
+      max_scale?: number | null;
+      queue_min_scale?: number | null;
+      queue_max_scale?: number | null;
+      orchestrator_min_scale?: number | null;
+      orchestrator_max_scale?: number | null;
+      cpu?: number | null;
+      cpu_limit?: number | null;
+      queue_cpu?: number | null;
+      queue_cpu_limit?: number | null;
+      redis_cpu?: number | null;
+      redis_cpu_limit?: number | null;
+      orchestrator_cpu?: number | null;
+      orchestrator_cpu_limit?: number | null;
+      executor_cpu?: number | null;
+      executor_cpu_limit?: number | null;
+      db_cpu?: number | null;
+      db_cpu_limit?: number | null;
+      memory_mb?: number | null;
+      memory_limit_mb?: number | null;
+      queue_memory_mb?: number | null;
+      queue_memory_limit_mb?: number | null;
+      redis_memory_mb?: number | null;
+      redis_memory_limit_mb?: number | null;
+      orchestrator_memory_mb?: number | null;
+      orchestrator_memory_limit_mb?: number | null;
+      executor_memory_mb?: number | null;
+      executor_memory_limit_mb?: number | null;
+      db_memory_mb?: number | null;
+      db_memory_limit_mb?: number | null;
+      db_storage_gi?: number | null;
+      db_max_connections?: number | null;
+      labels?: components["schemas"]["StringMap"];
+      annotations?: components["schemas"]["StringMap"];
+      service_account_name?: string | null;
+      image_pull_secrets?: {
+        name: string;
+      }[];
+      volumes?: components["schemas"]["Volume"][];
+      volume_mounts?: components["schemas"]["VolumeMount"][];
+      init_containers?: components["schemas"]["Container"][];
+      sidecars?: components["schemas"]["Container"][];
+    };
+    DeploymentCreate: {
+      name: components["schemas"]["DeploymentName"];
+      source: components["schemas"]["DeploymentSource"];
+      source_config: components["schemas"]["SourceConfig"];
+      source_revision_config: components["schemas"]["SourceRevisionConfig"];
+      secrets: components["schemas"]["Secret"][];
+      secret_references?: components["schemas"]["SecretReference"][];
+      image_version?: string | null;
+      tag_value_ids?: string[];
+    };
+    /** @description Every field is optional. `name` and `source` are accepted only when unchanged. */
+    DeploymentPatch: {
+      name?: string;
+      source?: string;
+      source_config?: components["schemas"]["SourceConfig"];
+      source_revision_config?: components["schemas"]["SourceRevisionConfig"];
+      secrets?: components["schemas"]["Secret"][];
+      secret_references?: components["schemas"]["SecretReference"][];
+      image_version?: string | null;
+      tag_value_ids?: string[];
+    };
+    Deployment: {
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: uuid
+       * @description Owner of the deployment.
+       */
+      tenant_id: string;
+      name: string;
+      source: components["schemas"]["DeploymentSource"];
+      source_config: components["schemas"]["SourceConfig"];
+      /** @description The values of the latest revision. */
+      source_revision_config: components["schemas"]["SourceRevisionConfig"];
+      /** @description Values are masked. */
+      secrets: components["schemas"]["Secret"][];
+      secret_references?: components["schemas"]["SecretReference"][];
+      image_version?: string | null;
+      tag_value_ids?: string[];
+      status: components["schemas"]["DeploymentStatus"];
+      /** Format: uuid */
+      latest_revision_id: string | null;
+      /**
+       * Format: uuid
+       * @description The currently deployed revision.
+       */
+      active_revision_id: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    DeploymentList: {
+      resources: components["schemas"]["Deployment"][];
+      /** @description Pass it in the next request to get the next page. */
+      offset: number;
+    };
+    BulkDeleteResult: {
+      results: {
+        /** Format: uuid */
+        deployment_id: string;
+        /** @description HTTP status of this deletion (204 deleted, 404 not found). */
+        status: number;
+        detail: string | null;
+      }[];
+    };
+    Revision: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      deployment_id: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      status: components["schemas"]["RevisionStatus"];
+      /** @description Why the revision failed, was skipped or was interrupted. */
+      status_message?: string | null;
+      source: components["schemas"]["DeploymentSource"];
+      /** @description The revision's own values. */
+      source_revision_config: components["schemas"]["SourceRevisionConfig"];
+      resource_spec?: components["schemas"]["ResourceSpec"] | null;
+      /** @description Where this revision serves the agent runtime API once deployed. */
+      url?: string | null;
+    };
+    /**
+     * @description Lines at this level or more severe.
+     * @enum {string}
+     */
+    LogLevel: "debug" | "info" | "warn" | "error";
+    /**
+     * @default asc
+     * @enum {string}
+     */
+    LogOrder: "asc" | "desc";
+    LogQuery: {
+      /** @default 100 */
+      limit: number;
+      order?: components["schemas"]["LogOrder"];
+      /** @default 0 */
+      offset: number;
+      level?: components["schemas"]["LogLevel"] | null;
+      /** @description Only lines containing this text (case-insensitive). */
+      query?: string | null;
+      /** Format: date-time */
+      start_time?: string | null;
+      /** Format: date-time */
+      end_time?: string | null;
+    };
+    LogLine: {
+      message: string;
+      level: components["schemas"]["LogLevel"];
+      /** Format: date-time */
+      timestamp: string;
+    };
+    LogPage: {
+      logs: components["schemas"]["LogLine"][];
+      /** @description Pass it as `offset` for the next page; null when there is no more. */
+      next_offset: number | null;
+    };
+    /** @description Comma separated revision statuses. */
+    CommaSeparatedRevisionStatuses: string;
+    RevisionList: {
+      resources: components["schemas"]["Revision"][];
+      /** @description Pass it in the next request to get the next page. */
+      offset: number;
     };
   };
   responses: {
@@ -52,11 +764,717 @@ export type components = {
         "application/json": components["schemas"]["ErrorDetail"];
       };
     };
+    /** @description X-Tenant-Id names another tenant than the API key's. */
+    TenantMismatch: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
   };
-  parameters: never;
+  parameters: {
+    OAuthProviderIdPath: components["schemas"]["OAuthProviderSlug"];
+    DeploymentId: string;
+    RevisionId: string;
+    /** @description The deployment id. */
+    ProjectId: string;
+  };
   requestBodies: never;
   headers: never;
   pathItems: never;
 };
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  oauthDonePage: {
+    parameters: {
+      query?: {
+        status?: string;
+        provider_id?: string;
+        auth_id?: string;
+        error?: string;
+        error_description?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page telling the person whether the connection succeeded. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+    };
+  };
+  queryBuildLogs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The deployment id. */
+        project_id: components["parameters"]["ProjectId"];
+        revision_id: components["parameters"]["RevisionId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["LogQuery"];
+      };
+    };
+    responses: {
+      /** @description A page of log lines. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LogPage"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  queryDeployLogs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The deployment id. */
+        project_id: components["parameters"]["ProjectId"];
+        revision_id: components["parameters"]["RevisionId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["LogQuery"];
+      };
+    };
+    responses: {
+      /** @description A page of log lines. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LogPage"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  authenticate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AuthenticateRequest"];
+      };
+    };
+    responses: {
+      /** @description A token, or the authorization to complete. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuthenticateResponse"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  oauthCallback: {
+    parameters: {
+      query?: {
+        code?: string;
+        state?: string;
+        error?: string;
+        error_description?: string;
+        iss?: string;
+      };
+      header?: never;
+      path: {
+        provider_id: components["parameters"]["OAuthProviderIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Redirect to the frontend callback page. */
+      303: {
+        headers: {
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  listOAuthProviders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The providers, oldest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthProvider"][];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+    };
+  };
+  createOAuthProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OAuthProviderCreate"];
+      };
+    };
+    responses: {
+      /** @description The provider (without its client secret). */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthProvider"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getOAuthProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider_id: components["parameters"]["OAuthProviderIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The provider. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthProvider"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  deleteOAuthProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider_id: components["parameters"]["OAuthProviderIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthMessage"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  updateOAuthProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider_id: components["parameters"]["OAuthProviderIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OAuthProviderUpdate"];
+      };
+    };
+    responses: {
+      /** @description The updated provider. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthProvider"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  listOAuthTokens: {
+    parameters: {
+      query?: {
+        provider_id?: string;
+        user_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tokens, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthToken"][];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  deleteOAuthTokens: {
+    parameters: {
+      query: {
+        provider_id: string;
+        user_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description How many tokens were deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthTokensDeleted"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  deleteOAuthToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  waitForAuthCompletion: {
+    parameters: {
+      query?: {
+        /** @description Seconds to wait (default 30); values above 60 wait 60. */
+        timeout?: number;
+      };
+      header?: never;
+      path: {
+        auth_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The authorization's status. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuthWaitResponse"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  listDeployments: {
+    parameters: {
+      query?: {
+        /** @description Maximum number of resources to return. */
+        limit?: number;
+        /** @description Pagination offset (pass the `offset` of the previous answer). */
+        offset?: number;
+        /** @description Deployment name to filter by (substring, case-insensitive). */
+        name_contains?: string;
+        /** @description Deployment status to filter by. */
+        status?: components["schemas"]["DeploymentStatus"];
+        /** @description Only deployments reconciled by a remote listener (true) or not (false). */
+        remote_reconciled?: boolean;
+        /** @description Comma separated tag value ids; a deployment matches when it has any of them. */
+        tag_value_ids?: components["schemas"]["CommaSeparatedUuids"];
+        /** @description Image version to filter by. */
+        image_version?: string;
+        /** @description Deployment type to filter by. */
+        deployment_type?: components["schemas"]["DeploymentType"];
+        /** @description Comma separated deployment ids. */
+        deployment_ids?: components["schemas"]["CommaSeparatedUuids"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of deployments. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeploymentList"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  createDeployment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DeploymentCreate"];
+      };
+    };
+    responses: {
+      /** @description The new deployment; `latest_revision_id` names its first revision. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Deployment"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  deleteDeployments: {
+    parameters: {
+      query: {
+        /** @description Comma separated deployment ids (at most 100). */
+        deployment_ids: components["schemas"]["CommaSeparatedUuids"];
+        /** @description Accepted for compatibility; this platform creates no tracing projects. */
+        delete_tracing_project?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every deployment was deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkDeleteResult"];
+        };
+      };
+      /** @description Some deployments could not be deleted; see each result. */
+      207: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkDeleteResult"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getDeployment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deployment. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Deployment"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  deleteDeployment: {
+    parameters: {
+      query?: {
+        /** @description Accepted for compatibility; this platform creates no tracing projects. */
+        delete_tracing_project?: boolean;
+      };
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deletion accepted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  updateDeployment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DeploymentPatch"];
+      };
+    };
+    responses: {
+      /** @description The updated deployment. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Deployment"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  listRevisions: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        /** @description Comma separated revision statuses. */
+        status?: components["schemas"]["CommaSeparatedRevisionStatuses"];
+        /** @description Accepted for compatibility; revisions are reconciled by this control plane. */
+        remote_reconciled?: boolean;
+      };
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of revisions. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RevisionList"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getRevision: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+        revision_id: components["parameters"]["RevisionId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The revision. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Revision"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  readRevisionLogs: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        order?: components["schemas"]["LogOrder"];
+        level?: components["schemas"]["LogLevel"];
+        /** @description Only lines containing this text (case-insensitive). */
+        query?: string;
+        start_time?: string;
+        end_time?: string;
+      };
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+        revision_id: components["parameters"]["RevisionId"];
+        log_type: "build" | "deploy";
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of log lines. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LogPage"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  redeployRevision: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+        revision_id: components["parameters"]["RevisionId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deployment, whose `latest_revision_id` names the new revision. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Deployment"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+}
