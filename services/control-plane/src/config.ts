@@ -24,6 +24,24 @@ export const controlPlaneEnv = z.object({
         return false;
       }
     }, "must be 32 bytes, as 64 hex characters or base64"),
+  /** Where revisions run: `local` (processes on this machine) or `kubernetes` (a cluster). */
+  DEPLOYER: z.enum(["local", "kubernetes"]).default("local"),
+  /** kubernetes deployer: kubeconfig file; unset = in-cluster service account, else ~/.kube/config. */
+  KUBECONFIG: z.string().optional(),
+  /** kubernetes deployer: namespace of deployments whose listener_config names none. */
+  K8S_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, "must be a DNS-1123 label")
+    .max(63)
+    .default("default"),
+  /** kubernetes deployer: image of source revisions (the agent runtime serving the mounted project). */
+  K8S_AGENT_RUNTIME_IMAGE: z.string().min(1).default("langgraph-platform/agent-runtime:latest"),
+  /** kubernetes deployer: PostgreSQL server (URL, any database) holding each deployment's database, as seen from the cluster; default the control plane's server. */
+  K8S_DATABASE_URL: env.postgresUrl().optional(),
+  /** kubernetes deployer: Redis for the deployments' run queues, as seen from the cluster; default REDIS_URL. */
+  K8S_REDIS_URL: env.redisUrl().optional(),
+  /** kubernetes deployer: seconds a rollout may make no progress before the revision is DEPLOY_FAILED. */
+  K8S_PROGRESS_DEADLINE_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
 });
 
 export type ControlPlaneConfig = z.infer<typeof controlPlaneEnv> & { PUBLIC_URL: string };

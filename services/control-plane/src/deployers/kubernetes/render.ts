@@ -1,0 +1,358 @@
+import type { DeploymentTarget, RevisionTarget } from "../deployer";
+import type { K8s } from "./client";
+import {
+  apiSizing,
+  cpuQuantity,
+  memoryQuantity,
+  queueSizing,
+  resourceSpecOf,
+  type ResourceSpec,
+  type Sizing,
+} from "./resource-spec";
+
+/** The port the runtime container listens on (set through PORT, which both the platform's agent runtime and langgraph-api images read). */
+export const RUNTIME_PORT = 8000;
+/** Where a source revision's project is checked out inside the pod. */
+export const PROJECT_DIR = "/project";
+/** HPAs scale on CPU utilisation of the requests. */
+export const HPA_CPU_UTILIZATION = 75;
+export const MANAGED_BY = "lgp-control-plane";
+export const LABEL_DEPLOYMENT_ID = "lgp.dev/deployment-id";
+export const ANNOTATION_REVISION_ID = "lgp.dev/revision-id";
+
+export type Manifest = K8s.KubernetesObject & Record<string, unknown>;
+
+/** What a revision runs: an image, or the runtime image serving a repository checked out at start-up. */
+export type Workload =
+  | { kind: "image"; image: string }
+  | {
+      kind: "source";
+      runtimeImage: string;
+      repoUrl: string;
+      repoRef: string;
+      configPath: string;
+      installCommand?: string;
+      buildCommand?: string;
+    };
+
+export interface RenderInput {
+  deployment: DeploymentTarget;
+  revision: RevisionTarget;
+  workload: Workload;
+  namespace: string;
+  databaseUrl: string;
+  redisUrl: string;
+  progressDeadlineSeconds: number;
+  /** The queue worker's command; default the platform agent runtime's worker entry point. */
+  workerCommand?: string[];
+}
+
+export interface RenderedRevision {
+  namespace: string;
+  names: ResourceNames;
+  /** In apply order: the Secret before the workloads that read it. */
+  manifests: Manifest[];
+  /** In-cluster URL of the revision's API. */
+  url: string;
+}
+
+export interface ResourceNames {
+  base: string;
+  api: string;
+  queue: string;
+  service: string;
+  secret: string;
+}
+
+export const DEFAULT_WORKER_COMMAND = ["node", "--import", "tsx", "services/agent-runtime/src/worker.ts"];
+
+/** Kubernetes names for a deployment: its name made DNS-safe plus its id, so two tenants' "agent" never collide. */
+export function resourceNames(deployment: Pick<DeploymentTarget, "id" | "name">): ResourceNames {
+  const slug =
+    deployment.name
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40)
+      .replace(/-+$/, "") || "deployment";
+  const base = `${slug}-${deployment.id.replace(/-/g, "").slice(0, 8).toLowerCase()}`;
+  return { base, api: base, queue: `${base}-queue`, service: base, secret: `${base}-env` };
+}
+
+/** The namespace of a deployment: its listener's `k8s_namespace`, else the configured default. */
+export function namespaceOf(deployment: DeploymentTarget, fallback: string): string {
+  const listener = deployment.sourceConfig.listener_config as { k8s_namespace?: unknown } | undefined;
+  const namespace = listener?.k8s_namespace;
+  return typeof namespace === "string" && namespace.length > 0 ? namespace : fallback;
+}
+
+/** Volumes, mounts and containers from the resource_spec are Kubernetes objects, passed through as given. */
+function passthrough<T>(items: readonly unknown[] | undefined): T[] {
+  return [...((items ?? []) as T[])];
+}
+
+function resources(sizing: Sizing): K8s.V1ResourceRequirements {
+  return {
+    requests: { cpu: cpuQuantity(sizing.cpu), memory: memoryQuantity(sizing.memoryMb) },
+    limits: { cpu: cpuQuantity(sizing.cpuLimit), memory: memoryQuantity(sizing.memoryLimitMb) },
+  };
+}
+
+/** Regular containers may not carry restartPolicy; a sidecar that asks for `Always` is a native sidecar (an init container). */
+function splitSidecars(sidecars: K8s.V1Container[]): { native: K8s.V1Container[]; regular: K8s.V1Container[] } {
+  const native = sidecars.filter((container) => container.restartPolicy === "Always");
+  const regular = sidecars
+    .filter((container) => container.restartPolicy !== "Always")
+    .map(({ restartPolicy: _ignored, ...container }) => container);
+  return { native, regular };
+}
+
+function podTemplate(
+  input: RenderInput,
+  spec: ResourceSpec,
+  labels: Record<string, string>,
+  annotations: Record<string, string>,
+  main: K8s.V1Container,
+): K8s.V1PodTemplateSpec {
+  const { native, regular } = splitSidecars(passthrough<K8s.V1Container>(spec.sidecars));
+  const volumes = passthrough<K8s.V1Volume>(spec.volumes);
+  const initContainers: K8s.V1Container[] = [];
+  if (input.workload.kind === "source") {
+    volumes.push({ name: "project", emptyDir: {} });
+    initContainers.push(sourceInitContainer(input.workload));
+  }
+  initContainers.push(...passthrough<K8s.V1Container>(spec.init_containers), ...native);
+  return {
+    metadata: { labels, annotations },
+    spec: {
+      ...(spec.service_account_name ? { serviceAccountName: spec.service_account_name } : {}),
+      ...(spec.image_pull_secrets?.length
+        ? { imagePullSecrets: spec.image_pull_secrets.map(({ name }) => ({ name })) }
+        : {}),
+      securityContext: { seccompProfile: { type: "RuntimeDefault" } },
+      terminationGracePeriodSeconds: 60,
+      ...(initContainers.length ? { initContainers } : {}),
+      containers: [main, ...regular],
+      ...(volumes.length ? { volumes } : {}),
+    },
+  };
+}
+
+/** Checks the repository out into the shared `project` volume and runs the install and build commands there. */
+function sourceInitContainer(workload: Extract<Workload, { kind: "source" }>): K8s.V1Container {
+  const steps = [
+    `git clone --depth 1 --branch "$REPO_REF" "$REPO_URL" ${PROJECT_DIR}/src`,
+    `cd ${PROJECT_DIR}/src`,
+    ...(workload.installCommand ? [workload.installCommand] : []),
+    ...(workload.buildCommand ? [workload.buildCommand] : []),
+  ];
+  return {
+    name: "fetch-source",
+    image: workload.runtimeImage,
+    command: ["sh", "-ec", steps.join("\n")],
+    env: [
+      { name: "REPO_URL", value: workload.repoUrl },
+      { name: "REPO_REF", value: workload.repoRef },
+      { name: "HOME", value: "/tmp" },
+    ],
+    volumeMounts: [{ name: "project", mountPath: PROJECT_DIR }],
+    securityContext: containerSecurityContext(),
+  };
+}
+
+function containerSecurityContext(): K8s.V1SecurityContext {
+  return { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } };
+}
+
+function mainContainer(
+  input: RenderInput,
+  spec: ResourceSpec,
+  role: "api" | "queue",
+  sizing: Sizing,
+  secretName: string,
+): K8s.V1Container {
+  const image = input.workload.kind === "image" ? input.workload.image : input.workload.runtimeImage;
+  const env: K8s.V1EnvVar[] = [
+    { name: "PORT", value: String(RUNTIME_PORT) },
+    { name: "HOST", value: "0.0.0.0" },
+    // API pods take no runs themselves: the queue Deployment executes them.
+    { name: "WORKERS", value: role === "api" ? "0" : "1" },
+    { name: "LGP_DEPLOYMENT_ID", value: input.deployment.id },
+    { name: "LGP_REVISION_ID", value: input.revision.id },
+  ];
+  const volumeMounts = passthrough<K8s.V1VolumeMount>(spec.volume_mounts);
+  if (input.workload.kind === "source") {
+    env.push({
+      name: "LANGGRAPH_CONFIG",
+      value: `${PROJECT_DIR}/src/${input.workload.configPath.replace(/^\.?\/+/, "")}`,
+    });
+    volumeMounts.push({ name: "project", mountPath: PROJECT_DIR });
+  }
+  const container: K8s.V1Container = {
+    name: role === "api" ? "api" : "queue",
+    image,
+    env,
+    envFrom: [{ secretRef: { name: secretName } }],
+    resources: resources(sizing),
+    securityContext: containerSecurityContext(),
+    ...(volumeMounts.length ? { volumeMounts } : {}),
+  };
+  if (role === "api") {
+    container.ports = [{ name: "http", containerPort: RUNTIME_PORT, protocol: "TCP" }];
+    container.readinessProbe = { httpGet: { path: "/ok", port: "http" }, periodSeconds: 5, failureThreshold: 3 };
+    container.livenessProbe = { httpGet: { path: "/ok", port: "http" }, periodSeconds: 15, failureThreshold: 4 };
+    container.startupProbe = { httpGet: { path: "/ok", port: "http" }, periodSeconds: 5, failureThreshold: 60 };
+  } else {
+    container.command = input.workerCommand ?? DEFAULT_WORKER_COMMAND;
+  }
+  return container;
+}
+
+/** Replicas are fixed unless an HPA owns them (min < max, min >= 1): then `replicas` is left out so applies never fight the HPA. */
+function hasAutoscaler(sizing: Sizing): boolean {
+  return sizing.minScale >= 1 && sizing.maxScale > sizing.minScale;
+}
+
+function deploymentManifest(
+  input: RenderInput,
+  spec: ResourceSpec,
+  name: string,
+  role: "api" | "queue",
+  sizing: Sizing,
+  names: ResourceNames,
+  commonLabels: Record<string, string>,
+  annotations: Record<string, string>,
+): Manifest {
+  const selector = { "app.kubernetes.io/instance": names.base, "app.kubernetes.io/component": role };
+  const labels = { ...commonLabels, ...selector };
+  const podAnnotations = { ...annotations, [ANNOTATION_REVISION_ID]: input.revision.id };
+  const deployment: K8s.V1Deployment = {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name, namespace: input.namespace, labels, annotations: podAnnotations },
+    spec: {
+      ...(hasAutoscaler(sizing) ? {} : { replicas: sizing.minScale }),
+      selector: { matchLabels: selector },
+      progressDeadlineSeconds: input.progressDeadlineSeconds,
+      revisionHistoryLimit: 5,
+      strategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: "25%" } },
+      template: podTemplate(
+        input,
+        spec,
+        labels,
+        podAnnotations,
+        mainContainer(input, spec, role, sizing, names.secret),
+      ),
+    },
+  };
+  return deployment as Manifest;
+}
+
+function autoscalerManifest(
+  namespace: string,
+  target: string,
+  sizing: Sizing,
+  labels: Record<string, string>,
+  annotations: Record<string, string>,
+): Manifest {
+  const hpa: K8s.V2HorizontalPodAutoscaler = {
+    apiVersion: "autoscaling/v2",
+    kind: "HorizontalPodAutoscaler",
+    metadata: { name: target, namespace, labels, annotations },
+    spec: {
+      scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: target },
+      minReplicas: sizing.minScale,
+      maxReplicas: sizing.maxScale,
+      metrics: [
+        {
+          type: "Resource",
+          resource: { name: "cpu", target: { type: "Utilization", averageUtilization: HPA_CPU_UTILIZATION } },
+        },
+      ],
+    },
+  };
+  return hpa as Manifest;
+}
+
+/**
+ * Renders a revision into the manifests that run it: a Secret (runtime connection strings and the
+ * deployment's secrets), the API Deployment and its Service, the queue-worker Deployment, and an
+ * HPA for each Deployment whose scale range allows one. Pure: no cluster access.
+ */
+export function renderRevision(input: RenderInput): RenderedRevision {
+  const spec = resourceSpecOf(input.deployment.sourceConfig);
+  const names = resourceNames(input.deployment);
+  const { namespace } = input;
+  // The platform's labels win over the user's, so a resource_spec label can never break a selector.
+  const commonLabels: Record<string, string> = {
+    ...(spec.labels ?? {}),
+    "app.kubernetes.io/name": "langgraph-deployment",
+    "app.kubernetes.io/instance": names.base,
+    "app.kubernetes.io/managed-by": MANAGED_BY,
+    [LABEL_DEPLOYMENT_ID]: input.deployment.id,
+  };
+  const annotations = { ...(spec.annotations ?? {}) };
+  const api = apiSizing(spec);
+  const queue = queueSizing(spec);
+
+  const secretData: Record<string, string> = {};
+  for (const secret of input.deployment.secrets) secretData[secret.name] = secret.value;
+  // Connection strings last: a deployment secret cannot redirect the runtime to another database.
+  secretData.DATABASE_URL = input.databaseUrl;
+  secretData.REDIS_URL = input.redisUrl;
+  const secret: K8s.V1Secret = {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: names.secret, namespace, labels: commonLabels, annotations },
+    type: "Opaque",
+    data: Object.fromEntries(
+      Object.entries(secretData).map(([key, value]) => [key, Buffer.from(value, "utf8").toString("base64")]),
+    ),
+  };
+
+  const service: K8s.V1Service = {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: {
+      name: names.service,
+      namespace,
+      labels: { ...commonLabels, "app.kubernetes.io/component": "api" },
+      annotations,
+    },
+    spec: {
+      type: "ClusterIP",
+      selector: { "app.kubernetes.io/instance": names.base, "app.kubernetes.io/component": "api" },
+      ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
+    },
+  };
+
+  const manifests: Manifest[] = [
+    secret as Manifest,
+    deploymentManifest(input, spec, names.api, "api", api, names, commonLabels, annotations),
+    service as Manifest,
+    deploymentManifest(input, spec, names.queue, "queue", queue, names, commonLabels, annotations),
+  ];
+  if (hasAutoscaler(api)) {
+    manifests.push(
+      autoscalerManifest(
+        namespace,
+        names.api,
+        api,
+        { ...commonLabels, "app.kubernetes.io/component": "api" },
+        annotations,
+      ),
+    );
+  }
+  if (hasAutoscaler(queue)) {
+    manifests.push(
+      autoscalerManifest(
+        namespace,
+        names.queue,
+        queue,
+        { ...commonLabels, "app.kubernetes.io/component": "queue" },
+        annotations,
+      ),
+    );
+  }
+  return { namespace, names, manifests, url: `http://${names.service}.${namespace}.svc.cluster.local` };
+}
