@@ -45,7 +45,7 @@ export function bundle(service: string): Json {
     try {
       mergeInto(document, fragment);
     } catch (error) {
-      throw new Error(`${service}/${file}: ${(error as Error).message}`);
+      throw new Error(`${service}/${file}: ${(error as Error).message}`, { cause: error });
     }
   }
   const paths = (document.paths ?? {}) as Json;
