@@ -3,6 +3,7 @@ import { agentRuntimeApi } from "@lgp/contracts";
 import { createServiceApp, type Logger, type ServiceMetrics } from "@lgp/server-kit";
 import type { AgentRuntimeConfig } from "./config";
 import type { Db } from "./db";
+import { StoreRepository, StoreService, storeRouter } from "./store";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
 export interface AgentRuntimeDeps {
@@ -23,8 +24,9 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     ready: async () => {
       await deps.db.$queryRaw`SELECT 1`;
     },
-    routes: (_app) => {
+    routes: (app) => {
       // Each capability mounts its router here (assistants, threads, runs, store, crons).
+      app.use(storeRouter(new StoreService(new StoreRepository(deps.db))));
     },
   });
   return app;

@@ -1,0 +1,215 @@
+import type { Db } from "../db";
+import { Prisma } from "../generated/prisma/client";
+
+/** One stored item as the store hands it out (namespace split back into labels). */
+export interface StoredItem {
+  namespace: string[];
+  key: string;
+  value: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SearchQuery {
+  /** Labels the namespace starts with; empty for every namespace. */
+  namespacePrefix: string[];
+  filter?: Record<string, unknown> | null;
+  limit: number;
+  offset: number;
+  refreshTtl?: boolean;
+}
+
+export interface NamespaceQuery {
+  /** Leading labels; "*" matches any one label. */
+  prefix?: string[];
+  /** Trailing labels; "*" matches any one label. */
+  suffix?: string[];
+  maxDepth?: number | null;
+  limit: number;
+  offset: number;
+}
+
+/** A filter the store cannot evaluate (unknown operator, bad operand). */
+export class StoreFilterError extends Error {}
+
+const SEPARATOR = ".";
+const join = (namespace: string[]) => namespace.join(SEPARATOR);
+const split = (namespace: string) => (namespace === "" ? [] : namespace.split(SEPARATOR));
+const OPERATORS = new Set(["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin"]);
+
+interface Row {
+  namespace: string;
+  key: string;
+  value: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toItem = (row: Row): StoredItem => ({
+  namespace: split(row.namespace),
+  key: row.key,
+  value: row.value,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+// Items past their TTL stay in the table until swept but are never visible.
+const LIVE = Prisma.sql`(expires_at IS NULL OR expires_at > now())`;
+
+/**
+ * The store's table. Both the HTTP API and the graphs' BaseStore go through this one class, so an
+ * item written by a graph is what /store/items returns and vice versa.
+ */
+export class StoreRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Creates or replaces an item; `ttlMinutes` null or absent means it never expires. */
+  async put(
+    namespace: string[],
+    key: string,
+    value: Record<string, unknown>,
+    ttlMinutes?: number | null,
+  ): Promise<void> {
+    const ttl = ttlMinutes ?? null;
+    const json = JSON.stringify(value);
+    // An expired row still present counts as new: its created_at restarts.
+    await this.db.$executeRaw`
+      INSERT INTO store_items (namespace, key, value, created_at, updated_at, expires_at, ttl_minutes)
+      VALUES (${join(namespace)}, ${key}, ${json}::jsonb, now(), now(),
+              CASE WHEN ${ttl}::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => ${ttl}::float8 * 60) END,
+              ${ttl}::float8)
+      ON CONFLICT (namespace, key) DO UPDATE SET
+        value = EXCLUDED.value,
+        updated_at = EXCLUDED.updated_at,
+        created_at = CASE WHEN store_items.expires_at <= now() THEN EXCLUDED.created_at ELSE store_items.created_at END,
+        expires_at = EXCLUDED.expires_at,
+        ttl_minutes = EXCLUDED.ttl_minutes`;
+  }
+
+  async delete(namespace: string[], key: string): Promise<void> {
+    await this.db.storeItem.deleteMany({ where: { namespace: join(namespace), key } });
+  }
+
+  /** The item, or null; `refreshTtl` (default true) restarts its TTL. */
+  async get(namespace: string[], key: string, refreshTtl = true): Promise<StoredItem | null> {
+    const rows = await this.db.$queryRaw<Row[]>`
+      ${refreshTtl ? this.refreshing(Prisma.sql`namespace = ${join(namespace)} AND key = ${key}`) : Prisma.empty}
+      SELECT namespace, key, value, created_at, updated_at FROM store_items
+      WHERE namespace = ${join(namespace)} AND key = ${key} AND ${LIVE}`;
+    return rows[0] ? toItem(rows[0]) : null;
+  }
+
+  /** Items under a namespace prefix matching the filter, most recently updated first. */
+  async search(query: SearchQuery): Promise<StoredItem[]> {
+    const conditions = [LIVE, ...this.prefixCondition(query.namespacePrefix), ...filterConditions(query.filter ?? {})];
+    const where = Prisma.join(conditions, " AND ");
+    const rows = await this.db.$queryRaw<Row[]>`
+      SELECT namespace, key, value, created_at, updated_at FROM store_items
+      WHERE ${where}
+      ORDER BY updated_at DESC, namespace, key
+      LIMIT ${query.limit}::int OFFSET ${query.offset}::int`;
+    if (query.refreshTtl !== false && rows.length > 0) {
+      await this.db.$executeRaw`
+        UPDATE store_items SET expires_at = now() + make_interval(secs => ttl_minutes * 60)
+        WHERE ttl_minutes IS NOT NULL AND (namespace, key) IN (${Prisma.join(
+          rows.map((row) => Prisma.sql`(${row.namespace}, ${row.key})`),
+        )})`;
+    }
+    return rows.map(toItem);
+  }
+
+  /** Distinct namespaces (truncated to `maxDepth` labels) matching the prefix and suffix. */
+  async listNamespaces(query: NamespaceQuery): Promise<string[][]> {
+    const conditions = [
+      ...labelConditions(query.prefix ?? [], (index) => Prisma.sql`labels[${index + 1}::int]`),
+      ...labelConditions(
+        query.suffix ?? [],
+        (index, length) => Prisma.sql`labels[cardinality(labels) - ${length - index - 1}::int]`,
+      ),
+    ];
+    const minLength = Math.max(query.prefix?.length ?? 0, query.suffix?.length ?? 0);
+    const where = Prisma.join([Prisma.sql`cardinality(labels) >= ${minLength}::int`, ...conditions], " AND ");
+    const depth = query.maxDepth ?? null;
+    const rows = await this.db.$queryRaw<{ namespace: string }[]>`
+      SELECT DISTINCT
+        CASE WHEN ${depth}::int IS NULL THEN namespace ELSE array_to_string(labels[1:${depth}::int], '.') END COLLATE "C" AS namespace
+      FROM (SELECT namespace, string_to_array(namespace, '.') AS labels FROM store_items WHERE ${LIVE}) AS items
+      WHERE ${where}
+      ORDER BY 1
+      LIMIT ${query.limit}::int OFFSET ${query.offset}::int`;
+    return rows.map((row) => split(row.namespace));
+  }
+
+  /** Deletes expired items; returns how many. */
+  async sweepExpired(): Promise<number> {
+    return this.db.$executeRaw`DELETE FROM store_items WHERE expires_at <= now()`;
+  }
+
+  private refreshing(match: Prisma.Sql): Prisma.Sql {
+    // A CTE so the refresh and the read are one statement; the read sees the row as it was.
+    return Prisma.sql`WITH refreshed AS (
+      UPDATE store_items SET expires_at = now() + make_interval(secs => ttl_minutes * 60)
+      WHERE ${match} AND ttl_minutes IS NOT NULL AND ${LIVE} RETURNING 1)`;
+  }
+
+  private prefixCondition(prefix: string[]): Prisma.Sql[] {
+    if (prefix.length === 0) return [];
+    const joined = join(prefix);
+    return [Prisma.sql`(namespace = ${joined} OR starts_with(namespace, ${joined + SEPARATOR}))`];
+  }
+}
+
+function labelConditions(path: string[], at: (index: number, length: number) => Prisma.Sql): Prisma.Sql[] {
+  return path.flatMap((label, index) => (label === "*" ? [] : [Prisma.sql`${at(index, path.length)} = ${label}`]));
+}
+
+/** SQL for a filter on top-level fields of the value, with the operators of LangGraph's stores. */
+function filterConditions(filter: Record<string, unknown>): Prisma.Sql[] {
+  const conditions: Prisma.Sql[] = [];
+  for (const [field, condition] of Object.entries(filter)) {
+    const target = Prisma.sql`(value -> ${field}::text)`;
+    if (isOperatorObject(condition)) {
+      for (const [operator, operand] of Object.entries(condition)) {
+        conditions.push(operatorCondition(target, field, operator, operand));
+      }
+    } else {
+      conditions.push(Prisma.sql`${target} = ${JSON.stringify(condition)}::jsonb`);
+    }
+  }
+  return conditions;
+}
+
+function isOperatorObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => key.startsWith("$"));
+}
+
+function operatorCondition(target: Prisma.Sql, field: string, operator: string, operand: unknown): Prisma.Sql {
+  if (!OPERATORS.has(operator)) throw new StoreFilterError(`filter.${field}: unknown operator ${operator}`);
+  const json = (value: unknown) => Prisma.sql`${JSON.stringify(value)}::jsonb`;
+  switch (operator) {
+    case "$eq":
+      return Prisma.sql`${target} = ${json(operand)}`;
+    case "$ne":
+      return Prisma.sql`${target} IS DISTINCT FROM ${json(operand)}`;
+    case "$in":
+    case "$nin": {
+      if (!Array.isArray(operand)) throw new StoreFilterError(`filter.${field}.${operator} must be an array`);
+      const within =
+        operand.length === 0 ? Prisma.sql`false` : Prisma.sql`${target} IN (${Prisma.join(operand.map(json))})`;
+      return operator === "$in" ? within : Prisma.sql`(${target} IS NULL OR NOT ${within})`;
+    }
+    default: {
+      const sqlOperator = { $gt: ">", $gte: ">=", $lt: "<", $lte: "<=" }[operator]!;
+      // Compare only values of the operand's type, so a string never reaches a numeric cast.
+      if (typeof operand === "number" && Number.isFinite(operand)) {
+        return Prisma.sql`(CASE WHEN jsonb_typeof(${target}) = 'number' THEN (${target})::text::numeric ${Prisma.raw(sqlOperator)} ${operand}::numeric ELSE false END)`;
+      }
+      if (typeof operand === "string") {
+        return Prisma.sql`(CASE WHEN jsonb_typeof(${target}) = 'string' THEN (${target} #>> '{}') COLLATE "C" ${Prisma.raw(sqlOperator)} ${operand} ELSE false END)`;
+      }
+      throw new StoreFilterError(`filter.${field}.${operator} must be a number or a string`);
+    }
+  }
+}
