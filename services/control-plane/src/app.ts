@@ -4,6 +4,8 @@ import { createServiceApp, type Logger, type ServiceMetrics } from "@lgp/server-
 import { apiKeyAuth } from "./auth/middleware";
 import type { ControlPlaneConfig } from "./config";
 import type { Db } from "./db";
+import { deploymentRouters } from "./deployments/mount";
+import type { ReconcileQueue } from "./queue";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
 export interface ControlPlaneDeps {
@@ -11,6 +13,8 @@ export interface ControlPlaneDeps {
   db: Db;
   logger: Logger;
   metrics?: ServiceMetrics;
+  /** Where the API queues revision and deletion jobs for the reconciler. */
+  reconcileQueue?: ReconcileQueue;
 }
 
 export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
@@ -25,8 +29,9 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
     ready: async () => {
       await deps.db.$queryRaw`SELECT 1`;
     },
-    routes: (_app) => {
+    routes: (app) => {
       // Each capability mounts its router here (deployments, revisions, auth).
+      for (const router of deploymentRouters(deps)) app.use(router);
     },
   });
   return app;

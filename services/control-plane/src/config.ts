@@ -13,6 +13,8 @@ export const controlPlaneEnv = z.object({
   BOOTSTRAP_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
   /** Where this control plane is reachable from a browser (OAuth redirect URIs). */
   PUBLIC_URL: z.url().optional(),
+  /** Page the browser lands on after an OAuth callback; default `{PUBLIC_URL}/auth/done`. */
+  FRONTEND_CALLBACK_URL: z.url().optional(),
   /** 32 bytes (base64 or hex) encrypting secrets at rest; the embedded start generates one under .data/. */
   SECRETS_ENCRYPTION_KEY: z
     .string()
