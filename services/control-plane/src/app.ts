@@ -2,10 +2,9 @@ import type { Express } from "express";
 import { controlPlaneApi } from "@lgp/contracts";
 import { createServiceApp, type Logger, type ServiceMetrics } from "@lgp/server-kit";
 import { apiKeyAuth } from "./auth/middleware";
+import { createOAuthRouter } from "./oauth/mount";
 import type { ControlPlaneConfig } from "./config";
 import type { Db } from "./db";
-import { deploymentRouters } from "./deployments/mount";
-import type { ReconcileQueue } from "./queue";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
 export interface ControlPlaneDeps {
@@ -13,8 +12,6 @@ export interface ControlPlaneDeps {
   db: Db;
   logger: Logger;
   metrics?: ServiceMetrics;
-  /** Where the API queues revision and deletion jobs for the reconciler. */
-  reconcileQueue?: ReconcileQueue;
 }
 
 export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
@@ -31,7 +28,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
     },
     routes: (app) => {
       // Each capability mounts its router here (deployments, revisions, auth).
-      for (const router of deploymentRouters(deps)) app.use(router);
+      app.use(createOAuthRouter(deps));
     },
   });
   return app;
