@@ -4,7 +4,8 @@ module.exports = {
   roots: ["<rootDir>/packages", "<rootDir>/services", "<rootDir>/scripts"],
   testMatch: ["**/test/**/*.test.ts"],
   transform: {
-    "^.+\\.(t|j)sx?$": ["@swc/jest", { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } }],
+    // Transpile only (isolatedModules): type checking is `npm run check`'s job, and it keeps tests fast.
+    "^.+\\.tsx?$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.json", isolatedModules: true, diagnostics: false }],
   },
   // Only our TypeScript is transformed; dependencies are loaded as the CommonJS they ship.
   transformIgnorePatterns: ["/node_modules/"],

@@ -5,6 +5,8 @@ import { apiKeyAuth } from "./auth/middleware";
 import { createOAuthRouter } from "./oauth/mount";
 import type { ControlPlaneConfig } from "./config";
 import type { Db } from "./db";
+import { deploymentRouters } from "./deployments/mount";
+import type { ReconcileQueue } from "./queue";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
 export interface ControlPlaneDeps {
@@ -12,6 +14,8 @@ export interface ControlPlaneDeps {
   db: Db;
   logger: Logger;
   metrics?: ServiceMetrics;
+  /** Where the API queues revision and deletion jobs for the reconciler. */
+  reconcileQueue?: ReconcileQueue;
 }
 
 export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
@@ -29,6 +33,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
     routes: (app) => {
       // Each capability mounts its router here (deployments, revisions, auth).
       app.use(createOAuthRouter(deps));
+      for (const router of deploymentRouters(deps)) app.use(router);
     },
   });
   return app;
