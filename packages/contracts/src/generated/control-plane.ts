@@ -485,19 +485,23 @@ export type components = {
     };
     ListenerConfig: {
       k8s_namespace?: string | null;
-    };
+    } | null;
     SourceConfig: {
       /** Format: uuid */
       integration_id?: string | null;
       repo_url?: string | null;
-      deployment_type?: components["schemas"]["DeploymentType"] | null;
+      /**
+       * @description Cannot change after creation.
+       * @enum {string|null}
+       */
+      deployment_type?: "dev_free" | "dev" | "prod" | null;
       build_on_push?: boolean | null;
       /** @description Only settable for `external_docker`; for other sources the deployer reports the URL the active revision serves at. */
       custom_url?: string | null;
-      resource_spec?: components["schemas"]["ResourceSpec"] | null;
+      resource_spec?: components["schemas"]["ResourceSpec"];
       /** Format: uuid */
       listener_id?: string | null;
-      listener_config?: components["schemas"]["ListenerConfig"] | null;
+      listener_config?: components["schemas"]["ListenerConfig"];
       install_command?: string | null;
       build_command?: string | null;
     };
@@ -598,7 +602,7 @@ export type components = {
       volume_mounts?: components["schemas"]["VolumeMount"][];
       init_containers?: components["schemas"]["Container"][];
       sidecars?: components["schemas"]["Container"][];
-    };
+    } | null;
     DeploymentCreate: {
       name: components["schemas"]["DeploymentName"];
       source: components["schemas"]["DeploymentSource"];
@@ -680,7 +684,7 @@ export type components = {
       source: components["schemas"]["DeploymentSource"];
       /** @description The revision's own values. */
       source_revision_config: components["schemas"]["SourceRevisionConfig"];
-      resource_spec?: components["schemas"]["ResourceSpec"] | null;
+      resource_spec?: components["schemas"]["ResourceSpec"];
       /** @description Where this revision serves the agent runtime API once deployed. */
       url?: string | null;
     };
@@ -700,7 +704,11 @@ export type components = {
       order?: components["schemas"]["LogOrder"];
       /** @default 0 */
       offset: number;
-      level?: components["schemas"]["LogLevel"] | null;
+      /**
+       * @description Lines at this level or more severe.
+       * @enum {string|null}
+       */
+      level?: "debug" | "info" | "warn" | "error" | null;
       /** @description Only lines containing this text (case-insensitive). */
       query?: string | null;
       /** Format: date-time */

@@ -1,0 +1,5 @@
+export * from "./model";
+export { DeploymentRepository } from "./repository";
+export { DeploymentService } from "./service";
+export { deploymentsRouter } from "./routes";
+export { presentDeployment } from "./presenter";

@@ -1,0 +1,193 @@
+import { invalid, NotFoundError, ConflictError, type Logger } from "@lgp/server-kit";
+import type { Prisma } from "../generated/prisma/client";
+import type { ReconcileJob, ReconcileQueue } from "../queue";
+import type { SecretCipher } from "../secrets/cipher";
+import type {
+  BulkDeleteResult,
+  Deployment,
+  DeploymentCreate,
+  DeploymentList,
+  DeploymentPatch,
+  DeploymentSource,
+  ListDeploymentsQuery,
+  SourceConfig,
+  StoredRevisionConfig,
+  StoredSecret,
+} from "./model";
+import { decodeOffset, nextOffset } from "./paging";
+import { presentDeployment } from "./presenter";
+import { DeploymentRepository, type DeploymentChanges, type DeploymentRow } from "./repository";
+import {
+  checkSourceRules,
+  mergeRevisionConfig,
+  mergeSourceConfigPatch,
+  normaliseSourceConfig,
+  patchCreatesRevision,
+} from "./rules";
+import { encryptSecrets, mergeSecrets } from "./secrets";
+
+const MAX_BULK_DELETE = 100;
+
+function json(value: unknown): Prisma.InputJsonValue {
+  return value as Prisma.InputJsonValue;
+}
+
+export function notFound(id: string): NotFoundError {
+  return new NotFoundError(`Deployment ${id} not found`);
+}
+
+export function splitIds(value: string | undefined): string[] | undefined {
+  return value ? [...new Set(value.split(",").map((id) => id.toLowerCase()))] : undefined;
+}
+
+/** The deployments capability: the rules of create/read/list/update/delete. Knows nothing of HTTP. */
+export class DeploymentService {
+  constructor(
+    private readonly repository: DeploymentRepository,
+    private readonly cipher: SecretCipher,
+    private readonly queue: ReconcileQueue,
+    private readonly logger: Logger,
+  ) {}
+
+  async create(tenantId: string, body: DeploymentCreate): Promise<Deployment> {
+    const sourceConfig = normaliseSourceConfig(body.source_config);
+    const revisionConfig = mergeRevisionConfig(null, body.source_revision_config);
+    checkSourceRules(body.source, sourceConfig, revisionConfig);
+    const secrets = encryptSecrets(this.cipher, body.secrets);
+    const row = await this.repository.create(
+      {
+        tenantId,
+        name: body.name,
+        source: body.source,
+        sourceConfig: json(sourceConfig),
+        sourceRevisionConfig: json(revisionConfig),
+        secrets: json(secrets),
+        secretReferences: json(body.secret_references ?? []),
+        deploymentType: sourceConfig.deployment_type ?? null,
+        remoteReconciled: Boolean(sourceConfig.listener_id),
+        imageVersion: body.image_version ?? null,
+        tagValueIds: json(body.tag_value_ids ?? []),
+      },
+      {
+        source: body.source,
+        sourceRevisionConfig: json(revisionConfig),
+        resourceSpec: sourceConfig.resource_spec ? json(sourceConfig.resource_spec) : null,
+        secrets: json(secrets),
+      },
+    );
+    await this.enqueue({ type: "revision", revisionId: row.latestRevisionId! });
+    return presentDeployment(row);
+  }
+
+  async get(tenantId: string, id: string): Promise<Deployment> {
+    return presentDeployment(await this.find(tenantId, id));
+  }
+
+  async find(tenantId: string, id: string): Promise<DeploymentRow> {
+    const row = await this.repository.find(tenantId, id);
+    if (!row) throw notFound(id);
+    return row;
+  }
+
+  async list(tenantId: string, query: ListDeploymentsQuery): Promise<DeploymentList> {
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const rows = await this.repository.list(
+      tenantId,
+      {
+        nameContains: query.name_contains,
+        status: query.status,
+        remoteReconciled: query.remote_reconciled,
+        tagValueIds: splitIds(query.tag_value_ids),
+        imageVersion: query.image_version,
+        deploymentType: query.deployment_type,
+        ids: splitIds(query.deployment_ids),
+      },
+      decodeOffset(offset),
+      limit,
+    );
+    return { resources: rows.map(presentDeployment), offset: nextOffset(offset, rows) };
+  }
+
+  async update(tenantId: string, id: string, body: DeploymentPatch): Promise<Deployment> {
+    const row = await this.find(tenantId, id);
+    if (row.status === "AWAITING_DELETE") throw new ConflictError(`Deployment ${id} is being deleted`);
+    const source = row.source as DeploymentSource;
+    const currentConfig = normaliseSourceConfig(row.sourceConfig as unknown as SourceConfig);
+    const sourceConfig = mergeSourceConfigPatch(currentConfig, body.source_config, row.name, source, body);
+    const currentRevision = row.sourceRevisionConfig as unknown as StoredRevisionConfig & {
+      repo_commit_sha?: string | null;
+    };
+    const revisionConfig = body.source_revision_config
+      ? mergeRevisionConfig(currentRevision, body.source_revision_config)
+      : currentRevision;
+    checkSourceRules(
+      source,
+      sourceConfig,
+      revisionConfig,
+      source === "external_docker" ? null : (currentConfig.custom_url ?? null),
+    );
+    const stored = row.secrets as unknown as StoredSecret[];
+    const secrets = body.secrets !== undefined ? mergeSecrets(this.cipher, stored, body.secrets) : stored;
+    const createsRevision = patchCreatesRevision(body);
+
+    const changes: DeploymentChanges = {
+      sourceConfig: json(sourceConfig),
+      // A new revision has not been built yet: its commit is unknown until the build records it.
+      sourceRevisionConfig: json(createsRevision ? { ...revisionConfig, repo_commit_sha: null } : revisionConfig),
+      secrets: json(secrets),
+    };
+    if (body.secret_references !== undefined) changes.secretReferences = json(body.secret_references);
+    if (body.image_version !== undefined) changes.imageVersion = body.image_version;
+    if (body.tag_value_ids !== undefined) changes.tagValueIds = json(body.tag_value_ids);
+    const updated = await this.repository.update(
+      row,
+      changes,
+      createsRevision
+        ? {
+            source,
+            sourceRevisionConfig: json({ ...revisionConfig, repo_commit_sha: undefined }),
+            resourceSpec: sourceConfig.resource_spec ? json(sourceConfig.resource_spec) : null,
+            secrets: json(secrets),
+          }
+        : null,
+    );
+    if (createsRevision) await this.enqueue({ type: "revision", revisionId: updated.latestRevisionId! });
+    return presentDeployment(updated);
+  }
+
+  /** Marks the deployment AWAITING_DELETE and queues its teardown; it is gone once that is done. */
+  async delete(tenantId: string, id: string): Promise<void> {
+    if (!(await this.repository.markDeleting(tenantId, id))) throw notFound(id);
+    await this.enqueue({ type: "delete", deploymentId: id });
+  }
+
+  async deleteMany(tenantId: string, idList: string): Promise<{ complete: boolean; body: BulkDeleteResult }> {
+    const ids = splitIds(idList) ?? [];
+    if (ids.length > MAX_BULK_DELETE) {
+      throw invalid(["query", "deployment_ids"], `at most ${MAX_BULK_DELETE} deployment ids per request`);
+    }
+    const results: BulkDeleteResult["results"] = [];
+    for (const id of ids) {
+      if (await this.repository.markDeleting(tenantId, id)) {
+        await this.enqueue({ type: "delete", deploymentId: id });
+        results.push({ deployment_id: id, status: 204, detail: null });
+      } else {
+        results.push({ deployment_id: id, status: 404, detail: `Deployment ${id} not found` });
+      }
+    }
+    return { complete: results.every((result) => result.status === 204), body: { results } };
+  }
+
+  /**
+   * The row is committed before the job is queued; if queueing fails the work is not lost: the
+   * reconciler re-queues unfinished revisions and deletions when it starts.
+   */
+  private async enqueue(job: ReconcileJob): Promise<void> {
+    try {
+      await this.queue.enqueue(job);
+    } catch (error) {
+      this.logger.error({ err: error, job }, "could not queue reconcile job; it will be resumed at the next start");
+    }
+  }
+}

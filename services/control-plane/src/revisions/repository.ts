@@ -1,0 +1,144 @@
+import type { Db } from "../db";
+import type { Prisma, Revision as RevisionRow, RevisionLog as RevisionLogRow } from "../generated/prisma/client";
+import type { PagePosition } from "../deployments/paging";
+import type { RevisionStatus } from "./status";
+
+export type { RevisionRow, RevisionLogRow };
+
+type Tx = Prisma.TransactionClient;
+
+export interface NewRevision {
+  deploymentId: string;
+  source: string;
+  sourceRevisionConfig: Prisma.InputJsonValue;
+  resourceSpec: Prisma.InputJsonValue | null;
+  secrets: Prisma.InputJsonValue;
+}
+
+export function insertRevision(tx: Tx, revision: NewRevision): Promise<RevisionRow> {
+  const { resourceSpec, ...rest } = revision;
+  return tx.revision.create({ data: { ...rest, resourceSpec: resourceSpec ?? undefined } });
+}
+
+export type LogKind = "build" | "deploy";
+export type LogLevel = "debug" | "info" | "warn" | "error";
+const LEVELS: LogLevel[] = ["debug", "info", "warn", "error"];
+
+export interface LogLine {
+  kind: LogKind;
+  level: LogLevel;
+  message: string;
+  timestamp: Date;
+}
+
+export interface LogFilter {
+  kind: LogKind;
+  limit: number;
+  offset: number;
+  order: "asc" | "desc";
+  level?: LogLevel | null;
+  query?: string | null;
+  startTime?: Date | null;
+  endTime?: Date | null;
+}
+
+/** Extra columns a transition may set together with the status. */
+export interface TransitionData {
+  statusMessage?: string | null;
+  artifact?: string | null;
+  repoCommitSha?: string | null;
+  url?: string | null;
+  interruptions?: number;
+}
+
+/** Revision rows and their logs. Callers check tenancy through the deployment first. */
+export class RevisionRepository {
+  constructor(private readonly db: Db) {}
+
+  find(deploymentId: string, id: string): Promise<RevisionRow | null> {
+    return this.db.revision.findFirst({ where: { id, deploymentId } });
+  }
+
+  findById(id: string): Promise<RevisionRow | null> {
+    return this.db.revision.findUnique({ where: { id } });
+  }
+
+  list(
+    deploymentId: string,
+    statuses: string[] | undefined,
+    position: PagePosition,
+    limit: number,
+  ): Promise<RevisionRow[]> {
+    const where: Prisma.RevisionWhereInput = { deploymentId };
+    if (position.beforeSeq !== undefined) where.seq = { lt: position.beforeSeq };
+    if (statuses?.length) where.status = { in: statuses };
+    return this.db.revision.findMany({ where, orderBy: { seq: "desc" }, skip: position.skip, take: limit });
+  }
+
+  /** Revisions the reconciler has not finished, oldest first (resumed after a restart). */
+  unfinished(): Promise<RevisionRow[]> {
+    return this.db.revision.findMany({
+      where: { status: { in: ["CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING"] } },
+      orderBy: { seq: "asc" },
+    });
+  }
+
+  /** Is there a revision of this deployment created after this one? */
+  async hasNewer(revision: RevisionRow): Promise<boolean> {
+    const newer = await this.db.revision.findFirst({
+      where: { deploymentId: revision.deploymentId, seq: { gt: revision.seq } },
+      select: { id: true },
+    });
+    return newer !== null;
+  }
+
+  /**
+   * The one way a status changes: a row update guarded by the expected current status, so two
+   * reconcilers (or a reconciler and a restart) never both move a revision. True when it moved.
+   */
+  async transition(
+    id: string,
+    from: RevisionStatus | RevisionStatus[],
+    to: RevisionStatus,
+    data: TransitionData = {},
+  ): Promise<boolean> {
+    const { count } = await this.db.revision.updateMany({
+      where: { id, status: Array.isArray(from) ? { in: from } : from },
+      data: { status: to, ...data },
+    });
+    return count === 1;
+  }
+
+  /** Sets columns without changing the status, guarded the same way. */
+  async update(id: string, status: RevisionStatus, data: TransitionData): Promise<boolean> {
+    const { count } = await this.db.revision.updateMany({ where: { id, status }, data });
+    return count === 1;
+  }
+
+  async appendLogs(revisionId: string, lines: LogLine[]): Promise<void> {
+    if (!lines.length) return;
+    await this.db.revisionLog.createMany({ data: lines.map((line) => ({ revisionId, ...line })) });
+  }
+
+  /** A page of a revision's log; `next` is the offset of the following page, null at the end. */
+  async logs(revisionId: string, filter: LogFilter): Promise<{ lines: RevisionLogRow[]; next: number | null }> {
+    const where: Prisma.RevisionLogWhereInput = { revisionId, kind: filter.kind };
+    if (filter.level) where.level = { in: LEVELS.slice(LEVELS.indexOf(filter.level)) };
+    if (filter.query)
+      where.message = { contains: filter.query.replace(/[\\%_]/g, (c) => `\\${c}`), mode: "insensitive" };
+    if (filter.startTime || filter.endTime) {
+      where.timestamp = {
+        ...(filter.startTime ? { gte: filter.startTime } : {}),
+        ...(filter.endTime ? { lte: filter.endTime } : {}),
+      };
+    }
+    const rows = await this.db.revisionLog.findMany({
+      where,
+      orderBy: { id: filter.order },
+      skip: filter.offset,
+      take: filter.limit + 1,
+    });
+    const more = rows.length > filter.limit;
+    return { lines: rows.slice(0, filter.limit), next: more ? filter.offset + filter.limit : null };
+  }
+}

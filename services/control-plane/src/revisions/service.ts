@@ -1,0 +1,104 @@
+import { ConflictError, NotFoundError, type Logger } from "@lgp/server-kit";
+import type { ControlPlane } from "@lgp/contracts";
+import type { Prisma } from "../generated/prisma/client";
+import { decodeOffset, nextOffset } from "../deployments/paging";
+import { presentDeployment } from "../deployments/presenter";
+import type { DeploymentRepository } from "../deployments/repository";
+import type { Deployment, SourceConfig, StoredRevisionConfig } from "../deployments/model";
+import { notFound } from "../deployments/service";
+import type { ReconcileQueue } from "../queue";
+import { presentLogLine, presentRevision } from "./presenter";
+import type { LogFilter, RevisionRepository, RevisionRow } from "./repository";
+
+type Schemas = ControlPlane.components["schemas"];
+
+export interface RevisionListQuery {
+  limit?: number;
+  offset?: number;
+  status?: string;
+}
+
+/** Revisions of a tenant's deployment: read, list, redeploy, and their logs. */
+export class RevisionService {
+  constructor(
+    private readonly deployments: DeploymentRepository,
+    private readonly revisions: RevisionRepository,
+    private readonly queue: ReconcileQueue,
+    private readonly logger: Logger,
+  ) {}
+
+  private async deployment(tenantId: string, deploymentId: string) {
+    const row = await this.deployments.find(tenantId, deploymentId);
+    if (!row) throw notFound(deploymentId);
+    return row;
+  }
+
+  private async revision(tenantId: string, deploymentId: string, revisionId: string): Promise<RevisionRow> {
+    await this.deployment(tenantId, deploymentId);
+    const row = await this.revisions.find(deploymentId, revisionId);
+    if (!row) throw new NotFoundError(`Revision ${revisionId} not found`);
+    return row;
+  }
+
+  async get(tenantId: string, deploymentId: string, revisionId: string): Promise<Schemas["Revision"]> {
+    return presentRevision(await this.revision(tenantId, deploymentId, revisionId));
+  }
+
+  async list(tenantId: string, deploymentId: string, query: RevisionListQuery): Promise<Schemas["RevisionList"]> {
+    await this.deployment(tenantId, deploymentId);
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const statuses = query.status ? query.status.split(",") : undefined;
+    const rows = await this.revisions.list(deploymentId, statuses, decodeOffset(offset), limit);
+    return { resources: rows.map(presentRevision), offset: nextOffset(offset, rows) };
+  }
+
+  /**
+   * Rollback: a new revision with that revision's configuration (source revision config, resource
+   * spec, secrets), which also becomes the deployment's current configuration.
+   */
+  async redeploy(tenantId: string, deploymentId: string, revisionId: string): Promise<Deployment> {
+    const target = await this.revision(tenantId, deploymentId, revisionId);
+    const row = await this.deployment(tenantId, deploymentId);
+    if (row.status === "AWAITING_DELETE") throw new ConflictError(`Deployment ${deploymentId} is being deleted`);
+    const revisionConfig = target.sourceRevisionConfig as unknown as StoredRevisionConfig;
+    const sourceConfig = {
+      ...(row.sourceConfig as unknown as SourceConfig),
+      resource_spec: target.resourceSpec ?? null,
+    };
+    const updated = await this.deployments.update(
+      row,
+      {
+        sourceConfig: sourceConfig as Prisma.InputJsonValue,
+        sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: null } as unknown as Prisma.InputJsonValue,
+        secrets: target.secrets as Prisma.InputJsonValue,
+      },
+      {
+        source: row.source,
+        sourceRevisionConfig: revisionConfig as unknown as Prisma.InputJsonValue,
+        resourceSpec: (target.resourceSpec as Prisma.InputJsonValue | null) ?? null,
+        secrets: target.secrets as Prisma.InputJsonValue,
+      },
+    );
+    try {
+      await this.queue.enqueue({ type: "revision", revisionId: updated.latestRevisionId! });
+    } catch (error) {
+      this.logger.error(
+        { err: error },
+        "could not queue the redeployed revision; it will be resumed at the next start",
+      );
+    }
+    return presentDeployment(updated);
+  }
+
+  async logs(
+    tenantId: string,
+    deploymentId: string,
+    revisionId: string,
+    filter: LogFilter,
+  ): Promise<Schemas["LogPage"]> {
+    await this.revision(tenantId, deploymentId, revisionId);
+    const { lines, next } = await this.revisions.logs(revisionId, filter);
+    return { logs: lines.map(presentLogLine), next_offset: next };
+  }
+}

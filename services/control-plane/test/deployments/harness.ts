@@ -1,0 +1,101 @@
+// Shared set-up of the deployments, revisions, reconciler, tenancy and local-deployer tests: a
+// fresh migrated database, a tenant with a key, and the control plane listening on loopback.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createLogger, type Logger } from "@lgp/server-kit";
+import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
+import supertest from "supertest";
+import { createControlPlaneApp } from "../../src/app";
+import { loadControlPlaneConfig, type ControlPlaneConfig } from "../../src/config";
+import { createDb, type Db } from "../../src/db";
+import type { ReconcileQueue } from "../../src/queue";
+import { generateKey, SecretCipher } from "../../src/secrets/cipher";
+import { createTenantKey } from "../../src/tenants/api-keys";
+
+export interface Harness {
+  database: TestDatabase;
+  db: Db;
+  config: ControlPlaneConfig;
+  logger: Logger;
+  cipher: SecretCipher;
+  tenantId: string;
+  apiKey: string;
+  url: string;
+  /** supertest agent on the listening server, with this tenant's X-Api-Key on every request. */
+  api: {
+    get(path: string): supertest.Test;
+    post(path: string): supertest.Test;
+    patch(path: string): supertest.Test;
+    delete(path: string): supertest.Test;
+  };
+  raw: supertest.Agent;
+  close(): Promise<void>;
+}
+
+export async function startHarness(
+  options: { queue?: ReconcileQueue; env?: Record<string, string> } = {},
+): Promise<Harness> {
+  const database = await createTestDatabase("control-plane");
+  const config = loadControlPlaneConfig({
+    CONTROL_PLANE_DATABASE_URL: database.url,
+    SECRETS_ENCRYPTION_KEY: generateKey(),
+    LOG_LEVEL: "warn",
+    ...options.env,
+  });
+  const db = createDb(database.url, 5);
+  const logger = createLogger("control-plane-test", process.env.LOG_LEVEL ?? "warn");
+  const { tenantId, apiKey } = await createTenantKey(db, "tenant-a");
+  const app = createControlPlaneApp({ config, db, logger, reconcileQueue: options.queue });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const raw = supertest.agent(url);
+  const withKey = (test: supertest.Test) => test.set("X-Api-Key", apiKey);
+  return {
+    database,
+    db,
+    config,
+    logger,
+    cipher: SecretCipher.fromEncodedKey(config.SECRETS_ENCRYPTION_KEY),
+    tenantId,
+    apiKey,
+    url,
+    raw,
+    api: {
+      get: (path) => withKey(raw.get(path)),
+      post: (path) => withKey(raw.post(path)),
+      patch: (path) => withKey(raw.patch(path)),
+      delete: (path) => withKey(raw.delete(path)),
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await db.$disconnect();
+      await database.drop();
+    },
+  };
+}
+
+/** A valid create body of each source kind; `overrides` are merged over it. */
+export function dockerBody(name: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name,
+    source: "external_docker",
+    source_config: { custom_url: "http://127.0.0.1:9/" },
+    source_revision_config: { image_uri: "example/agent:1" },
+    secrets: [],
+    ...overrides,
+  };
+}
+
+export function sourceBody(name: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name,
+    source: "internal_source",
+    source_config: { repo_url: "file:///nowhere", install_command: "true" },
+    source_revision_config: { repo_ref: "main", langgraph_config_path: "langgraph.json" },
+    secrets: [{ name: "OPENAI_API_KEY", value: "sk-plain-value" }],
+    ...overrides,
+  };
+}
