@@ -4,7 +4,7 @@ import type { ControlPlane } from "@lgp/contracts";
  * The deployment's `resource_spec` as the contract describes it. Volumes, mounts and containers
  * are Kubernetes objects passed through as given (the contract types their nested objects loosely).
  */
-export type ResourceSpec = ControlPlane.components["schemas"]["ResourceSpec"];
+export type ResourceSpec = NonNullable<ControlPlane.components["schemas"]["ResourceSpec"]>;
 
 /** Sizing with every default applied. */
 export interface Sizing {
