@@ -29,8 +29,10 @@ const SOURCE_CONFIG_KEYS = [
 /** Source config fields that cannot change after creation (listener_config.k8s_namespace too). */
 const IMMUTABLE_SOURCE_CONFIG_KEYS = ["integration_id", "repo_url", "deployment_type", "listener_id"] as const;
 
+type Spec = NonNullable<ResourceSpec>;
+
 /** Request/limit pairs (a limit below its request is refused) and min/max scale pairs. */
-const LIMIT_PAIRS: [keyof ResourceSpec, keyof ResourceSpec][] = [
+const LIMIT_PAIRS: [keyof Spec, keyof Spec][] = [
   ["cpu", "cpu_limit"],
   ["queue_cpu", "queue_cpu_limit"],
   ["redis_cpu", "redis_cpu_limit"],
@@ -154,7 +156,7 @@ export function checkSourceRules(
   if (config.resource_spec) checkResourceSpec(config.resource_spec);
 }
 
-function checkResourceSpec(spec: ResourceSpec): void {
+function checkResourceSpec(spec: Spec): void {
   for (const [low, high] of LIMIT_PAIRS) {
     const a = spec[low] as number | null | undefined;
     const b = spec[high] as number | null | undefined;
