@@ -1,4 +1,4 @@
-// A multi-node graph that stops for human approval: `draft` writes a proposal, `review` calls
+// A multi-node graph that stops for human approval: `propose` writes a proposal, `review` calls
 // interrupt() and waits for `{approved, note?}` (resumed with `command: {resume}`), then `publish`
 // or `revise` runs.
 import { AIMessage } from "@langchain/core/messages";
@@ -12,10 +12,10 @@ const ApprovalState = Annotation.Root({
 });
 
 export const graph = new StateGraph(ApprovalState)
-  .addNode("draft", (state) => {
+  .addNode("propose", (state) => {
     const last = state.messages.at(-1);
     const text = typeof last?.content === "string" ? last.content : "";
-    return { draft: `proposal: ${text}`, steps: ["draft"] };
+    return { draft: `proposal: ${text}`, steps: ["propose"] };
   })
   .addNode("review", (state) => {
     const answer = interrupt<{ question: string; draft: string }, { approved?: boolean; note?: string }>({
@@ -32,8 +32,8 @@ export const graph = new StateGraph(ApprovalState)
     messages: [new AIMessage(`rejected: ${state.draft}`)],
     steps: ["revise"],
   }))
-  .addEdge("__start__", "draft")
-  .addEdge("draft", "review")
+  .addEdge("__start__", "propose")
+  .addEdge("propose", "review")
   .addConditionalEdges("review", (state) => (state.approved ? "publish" : "revise"), ["publish", "revise"])
   .addEdge("publish", "__end__")
   .addEdge("revise", "__end__")

@@ -3,6 +3,10 @@ import { agentRuntimeApi } from "@lgp/contracts";
 import { createServiceApp, type Logger, type ServiceMetrics } from "@lgp/server-kit";
 import type { AgentRuntimeConfig } from "./config";
 import type { Db } from "./db";
+import { assistantsRouter } from "./assistants/routes";
+import { runsRouter } from "./runs/routes";
+import type { Runtime } from "./runtime";
+import { threadsRouter } from "./threads/routes";
 import { StoreRepository, StoreService, storeRouter } from "./store";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
@@ -11,6 +15,8 @@ export interface AgentRuntimeDeps {
   db: Db;
   logger: Logger;
   metrics?: ServiceMetrics;
+  /** Graphs, assistants, threads and runs (see runtime.ts). */
+  runtime?: Runtime;
 }
 
 export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
@@ -26,6 +32,11 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     },
     routes: (app) => {
       // Each capability mounts its router here (assistants, threads, runs, store, crons).
+      if (deps.runtime) {
+        app.use(assistantsRouter(deps.runtime.assistants, deps.runtime.threads));
+        app.use(threadsRouter(deps.runtime.threads));
+        app.use(runsRouter(deps.runtime.runs));
+      }
       app.use(storeRouter(new StoreService(new StoreRepository(deps.db))));
     },
   });

@@ -15,6 +15,13 @@ export const agentRuntimeEnv = z.object({
   LANGGRAPH_CONFIG: z.string().default(path.join(REPO_ROOT, "examples/langgraph.json")),
   /** Queue workers inside the API process (0 when separate worker processes run). */
   WORKERS: z.coerce.number().int().min(0).max(256).default(4),
+  /** Prefix of this deployment's Redis keys (queue, event streams, control channel). */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,100}$/, "letters, digits and _ : . - only")
+    .default("lgp"),
+  /** PostgreSQL connections of the checkpointer's pool (graph state reads and writes). */
+  CHECKPOINT_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
 });
 
 export type AgentRuntimeConfig = z.infer<typeof agentRuntimeEnv>;

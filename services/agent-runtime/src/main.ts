@@ -2,7 +2,7 @@ import path from "node:path";
 import { createLifecycle, createLogger, ensureDatabase, migrate, runMain } from "@lgp/server-kit";
 import { createAgentRuntimeApp } from "./app";
 import { loadAgentRuntimeConfig } from "./config";
-import { createDb } from "./db";
+import { createRuntime } from "./runtime";
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, "../../../prisma/agent-runtime/migrations");
 
@@ -11,13 +11,14 @@ async function main(): Promise<void> {
   const logger = createLogger("agent-runtime", config.LOG_LEVEL);
   await ensureDatabase(config.DATABASE_URL);
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, (message) => logger.info(message));
-  const db = createDb(config.DATABASE_URL);
+  const runtime = await createRuntime(config, logger);
+  runtime.startWorkers(config.WORKERS);
 
-  const app = createAgentRuntimeApp({ config, db, logger });
+  const app = createAgentRuntimeApp({ config, db: runtime.db, logger, runtime });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   const lifecycle = createLifecycle(logger, { server });
-  lifecycle.onShutdown(() => db.$disconnect());
+  lifecycle.onShutdown(() => runtime.close());
   lifecycle.handleSignals();
   logger.info({ port: config.PORT }, `agent runtime listening on http://localhost:${config.PORT}`);
 }

@@ -570,9 +570,15 @@ export type components = {
       graph_id: string;
       name: string;
       description?: string | null;
-      config: Record<string, never>;
-      context: Record<string, never>;
-      metadata: Record<string, never>;
+      config: {
+        [key: string]: unknown;
+      };
+      context: {
+        [key: string]: unknown;
+      };
+      metadata: {
+        [key: string]: unknown;
+      };
       version: number;
       /** Format: date-time */
       created_at: string;
@@ -585,9 +591,15 @@ export type components = {
       graph_id: string;
       name: string;
       description?: string | null;
-      config: Record<string, never>;
-      context: Record<string, never>;
-      metadata: Record<string, never>;
+      config: {
+        [key: string]: unknown;
+      };
+      context: {
+        [key: string]: unknown;
+      };
+      metadata: {
+        [key: string]: unknown;
+      };
       version: number;
       /** Format: date-time */
       created_at: string;
@@ -596,9 +608,15 @@ export type components = {
       /** Format: uuid */
       assistant_id?: string;
       graph_id: string;
-      config?: Record<string, never>;
-      context?: Record<string, never>;
-      metadata?: Record<string, never>;
+      config?: {
+        [key: string]: unknown;
+      };
+      context?: {
+        [key: string]: unknown;
+      };
+      metadata?: {
+        [key: string]: unknown;
+      };
       /**
        * @default raise
        * @enum {string}
@@ -609,16 +627,24 @@ export type components = {
     };
     AssistantPatch: {
       graph_id?: string;
-      config?: Record<string, never>;
-      context?: Record<string, never>;
-      metadata?: Record<string, never>;
+      config?: {
+        [key: string]: unknown;
+      };
+      context?: {
+        [key: string]: unknown;
+      };
+      metadata?: {
+        [key: string]: unknown;
+      };
       name?: string;
       description?: string | null;
     };
     AssistantSearch: {
       graph_id?: string;
       name?: string;
-      metadata?: Record<string, never>;
+      metadata?: {
+        [key: string]: unknown;
+      };
       /** @default 10 */
       limit: number;
       /** @default 0 */
@@ -643,11 +669,17 @@ export type components = {
     AssistantCount: {
       graph_id?: string;
       name?: string;
-      metadata?: Record<string, never>;
+      metadata?: {
+        [key: string]: unknown;
+      };
     };
     GraphDrawing: {
-      nodes: Record<string, never>[];
-      edges: Record<string, never>[];
+      nodes: {
+        [key: string]: unknown;
+      }[];
+      edges: {
+        [key: string]: unknown;
+      }[];
     };
     GraphSchemas: {
       graph_id: string;
@@ -657,6 +689,11 @@ export type components = {
       config_schema?: unknown;
       context_schema?: unknown;
     };
+    /**
+     * @description A boolean query flag as the official client sends it ("1"/"0" or "true"/"false").
+     * @enum {unknown}
+     */
+    QueryFlag: "0" | "1" | "true" | "false";
     /** @enum {string} */
     RunStatus: "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
     /** @enum {string} */
@@ -674,17 +711,27 @@ export type components = {
       /** Format: date-time */
       updated_at: string;
       status: components["schemas"]["RunStatus"];
-      metadata: Record<string, never>;
-      kwargs: Record<string, never>;
+      metadata: {
+        [key: string]: unknown;
+      };
+      kwargs: {
+        [key: string]: unknown;
+      };
       multitask_strategy: string;
     };
     RunCreate: {
       assistant_id: string;
       input?: unknown;
       command?: components["schemas"]["Command"];
-      metadata?: Record<string, never> | null;
-      config?: Record<string, never> | null;
-      context?: Record<string, never> | null;
+      metadata?: {
+        [key: string]: unknown;
+      } | null;
+      config?: {
+        [key: string]: unknown;
+      } | null;
+      context?: {
+        [key: string]: unknown;
+      } | null;
       checkpoint_id?: string;
       checkpoint?: components["schemas"]["CheckpointInput"];
       interrupt_before?: "*" | string[];
@@ -774,11 +821,19 @@ export type components = {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
-      metadata: Record<string, never>;
+      metadata: {
+        [key: string]: unknown;
+      };
       status: components["schemas"]["ThreadStatus"];
-      config: Record<string, never>;
-      values?: Record<string, never> | null;
-      interrupts?: Record<string, never>;
+      config: {
+        [key: string]: unknown;
+      };
+      values?: {
+        [key: string]: unknown;
+      } | null;
+      interrupts?: {
+        [key: string]: unknown;
+      };
     };
     Superstep: {
       updates: {
@@ -795,7 +850,9 @@ export type components = {
     ThreadCreate: {
       /** Format: uuid */
       thread_id?: string;
-      metadata?: Record<string, never>;
+      metadata?: {
+        [key: string]: unknown;
+      };
       /**
        * @default raise
        * @enum {string}
@@ -805,8 +862,12 @@ export type components = {
       ttl?: unknown;
     };
     ThreadSearch: {
-      metadata?: Record<string, never>;
-      values?: Record<string, never>;
+      metadata?: {
+        [key: string]: unknown;
+      };
+      values?: {
+        [key: string]: unknown;
+      };
       ids?: string[];
       status?: components["schemas"]["ThreadStatus"];
       /** @default 10 */
@@ -820,21 +881,29 @@ export type components = {
       select?: string[];
     };
     ThreadCount: {
-      metadata?: Record<string, never>;
-      values?: Record<string, never>;
+      metadata?: {
+        [key: string]: unknown;
+      };
+      values?: {
+        [key: string]: unknown;
+      };
       status?: components["schemas"]["ThreadStatus"];
     };
     CheckpointRef: {
       thread_id: string;
       checkpoint_ns: string;
       checkpoint_id: string;
-      checkpoint_map?: Record<string, never> | null;
+      checkpoint_map?: {
+        [key: string]: unknown;
+      } | null;
     };
     CheckpointInput: {
       thread_id?: string;
       checkpoint_ns?: string;
       checkpoint_id?: string;
-      checkpoint_map?: Record<string, never> | null;
+      checkpoint_map?: {
+        [key: string]: unknown;
+      } | null;
     };
     ThreadStateUpdate: {
       values?: unknown;
@@ -846,7 +915,9 @@ export type components = {
       /** @default 10 */
       limit: number;
       before?: string | components["schemas"]["CheckpointInput"];
-      metadata?: Record<string, never>;
+      metadata?: {
+        [key: string]: unknown;
+      };
       checkpoint?: components["schemas"]["CheckpointInput"];
     };
     ThreadTask: {
@@ -854,15 +925,21 @@ export type components = {
       name: string;
       error?: string | null;
       interrupts?: unknown[];
-      checkpoint?: Record<string, never> | null;
-      state?: Record<string, never> | null;
+      checkpoint?: {
+        [key: string]: unknown;
+      } | null;
+      state?: {
+        [key: string]: unknown;
+      } | null;
       result?: unknown;
     };
     ThreadState: {
       values: unknown;
       next: string[];
       tasks: components["schemas"]["ThreadTask"][];
-      metadata: Record<string, never>;
+      metadata: {
+        [key: string]: unknown;
+      };
       created_at: string | null;
       checkpoint: components["schemas"]["CheckpointRef"] | null;
       parent_checkpoint?: components["schemas"]["CheckpointRef"] | null;
@@ -917,7 +994,7 @@ export type components = {
     RunIdPath: string;
     LastEventIdHeader: string;
     ThreadIdPath: string;
-    SubgraphsQuery: boolean;
+    SubgraphsQuery: components["schemas"]["QueryFlag"];
   };
   requestBodies: never;
   headers: never;
@@ -1033,7 +1110,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Also delete the threads whose `metadata.assistant_id` is this assistant. */
-        delete_threads?: boolean;
+        delete_threads?: components["schemas"]["QueryFlag"];
       };
       header?: never;
       path: {
@@ -1050,7 +1127,9 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": Record<string, never>;
+          "application/json": {
+            [key: string]: unknown;
+          };
         };
       };
       404: components["responses"]["NotFound"];
@@ -1089,7 +1168,8 @@ export interface operations {
   getAssistantGraph: {
     parameters: {
       query?: {
-        xray?: boolean | number;
+        /** @description "true"/"false", or a subgraph depth. */
+        xray?: string;
       };
       header?: never;
       path: {
@@ -1182,7 +1262,9 @@ export interface operations {
     requestBody?: {
       content: {
         "application/json": {
-          metadata?: Record<string, never>;
+          metadata?: {
+            [key: string]: unknown;
+          };
           /** @default 10 */
           limit?: number;
           /** @default 0 */
@@ -1500,7 +1582,9 @@ export interface operations {
     requestBody?: {
       content: {
         "application/json": {
-          metadata?: Record<string, never>;
+          metadata?: {
+            [key: string]: unknown;
+          };
           ttl?: unknown;
         };
       };
@@ -1760,7 +1844,7 @@ export interface operations {
   cancelRun: {
     parameters: {
       query?: {
-        wait?: boolean;
+        wait?: components["schemas"]["QueryFlag"];
         action?: "interrupt" | "rollback";
       };
       header?: never;
@@ -1819,7 +1903,7 @@ export interface operations {
   joinRunStream: {
     parameters: {
       query?: {
-        cancel_on_disconnect?: boolean;
+        cancel_on_disconnect?: components["schemas"]["QueryFlag"];
         stream_mode?: unknown;
       };
       header?: {

@@ -1,0 +1,48 @@
+import { Router } from "express";
+import { flag } from "../common/flags";
+import type { AssistantService } from "./service";
+import type { ThreadService } from "../threads/service";
+
+export function assistantsRouter(assistants: AssistantService, threads: ThreadService): Router {
+  const router = Router();
+  router.post("/assistants", async (req, res) => {
+    res.json(await assistants.create(req.body));
+  });
+  router.post("/assistants/search", async (req, res) => {
+    const { assistants: items, total, next } = await assistants.search(req.body ?? {});
+    res.setHeader("X-Pagination-Total", String(total));
+    if (next !== null) res.setHeader("X-Pagination-Next", String(next));
+    res.json(items);
+  });
+  router.post("/assistants/count", async (req, res) => {
+    res.json(await assistants.count(req.body ?? {}));
+  });
+  router.get("/assistants/:assistant_id", async (req, res) => {
+    res.json(await assistants.get(req.params.assistant_id));
+  });
+  router.patch("/assistants/:assistant_id", async (req, res) => {
+    res.json(await assistants.update(req.params.assistant_id, req.body ?? {}));
+  });
+  router.delete("/assistants/:assistant_id", async (req, res) => {
+    const assistantId = await assistants.delete(req.params.assistant_id);
+    if (flag(req.query.delete_threads)) {
+      await threads.deleteByMetadata({ assistant_id: assistantId });
+    }
+    res.json({});
+  });
+  router.post("/assistants/:assistant_id/versions", async (req, res) => {
+    res.json(await assistants.versions(req.params.assistant_id, req.body ?? {}));
+  });
+  router.post("/assistants/:assistant_id/latest", async (req, res) => {
+    res.json(await assistants.setLatest(req.params.assistant_id, req.body.version));
+  });
+  router.get("/assistants/:assistant_id/graph", async (req, res) => {
+    const raw = req.query.xray as string | undefined;
+    const xray = raw === undefined ? undefined : /^\d+$/.test(raw) ? Number(raw) : raw === "true";
+    res.json(await assistants.graph(req.params.assistant_id, xray));
+  });
+  router.get("/assistants/:assistant_id/schemas", async (req, res) => {
+    res.json(await assistants.schemas(req.params.assistant_id));
+  });
+  return router;
+}

@@ -1,0 +1,199 @@
+// Assistants: versioned configurations of the deployment's graphs. A graph id stands for the
+// graph's default assistant (created at start-up with a uuid5 id).
+import type { AgentRuntime } from "@lgp/contracts";
+import { ConflictError, NotFoundError } from "@lgp/server-kit";
+import { defaultAssistantId, isUuid } from "../common/ids";
+import { drawGraph, graphSchemas } from "../graphs/describe";
+import type { GraphRegistry } from "../graphs/registry";
+import type { AssistantRepository, AssistantRow, AssistantSortBy, AssistantVersionRow } from "./repository";
+
+type Schemas = AgentRuntime.components["schemas"];
+export type Assistant = Schemas["Assistant"];
+export type AssistantVersion = Schemas["AssistantVersion"];
+type AssistantCreate = Schemas["AssistantCreate"];
+type AssistantPatch = Schemas["AssistantPatch"];
+type AssistantSearch = Schemas["AssistantSearch"];
+
+export function toAssistant(row: AssistantRow): Assistant {
+  return {
+    assistant_id: row.assistant_id,
+    graph_id: row.graph_id,
+    name: row.name,
+    description: row.description,
+    config: row.config,
+    context: row.context,
+    metadata: row.metadata,
+    version: row.version,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+function toVersion(row: AssistantVersionRow): AssistantVersion {
+  return {
+    assistant_id: row.assistant_id,
+    graph_id: row.graph_id,
+    name: row.name,
+    description: row.description,
+    config: row.config,
+    context: row.context,
+    metadata: row.metadata,
+    version: row.version,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export class AssistantService {
+  /** Assistants rarely change and every run resolves one: a short cache saves a query per run. */
+  private readonly cache = new Map<string, { row: AssistantRow; at: number }>();
+
+  constructor(
+    private readonly repository: AssistantRepository,
+    private readonly graphs: GraphRegistry,
+  ) {}
+
+  /** One default assistant per graph (idempotent, so every process may call it at start-up). */
+  async ensureDefaults(): Promise<void> {
+    for (const graphId of this.graphs.ids()) {
+      await this.repository.insert({
+        assistantId: defaultAssistantId(graphId),
+        graphId,
+        name: graphId,
+        description: null,
+        config: {},
+        context: {},
+        metadata: { created_by: "system" },
+      });
+    }
+  }
+
+  private requireGraph(graphId: string): void {
+    if (!this.graphs.has(graphId)) throw new NotFoundError(`Graph "${graphId}" not found`);
+  }
+
+  /** Resolves a graph id or an assistant UUID to the assistant's row (its active version). */
+  async resolve(idOrGraph: string, options: { cached?: boolean } = {}): Promise<AssistantRow> {
+    const assistantId = isUuid(idOrGraph)
+      ? idOrGraph.toLowerCase()
+      : this.graphs.has(idOrGraph)
+        ? defaultAssistantId(idOrGraph)
+        : null;
+    if (!assistantId) throw new NotFoundError(`Assistant "${idOrGraph}" not found`);
+    if (options.cached) {
+      const hit = this.cache.get(assistantId);
+      if (hit && Date.now() - hit.at < 1000) return hit.row;
+    }
+    const row = await this.repository.find(assistantId);
+    if (!row) throw new NotFoundError(`Assistant "${idOrGraph}" not found`);
+    this.cache.set(assistantId, { row, at: Date.now() });
+    return row;
+  }
+
+  async create(body: AssistantCreate): Promise<Assistant> {
+    this.requireGraph(body.graph_id);
+    const assistantId = body.assistant_id?.toLowerCase() ?? crypto.randomUUID();
+    const inserted = await this.repository.insert({
+      assistantId,
+      graphId: body.graph_id,
+      name: body.name ?? "Untitled",
+      description: body.description ?? null,
+      config: body.config ?? {},
+      context: body.context ?? {},
+      metadata: body.metadata ?? {},
+    });
+    if (!inserted) {
+      if (body.if_exists === "do_nothing") return toAssistant(await this.resolve(assistantId));
+      throw new ConflictError(`Assistant "${assistantId}" already exists`);
+    }
+    return toAssistant(await this.resolve(assistantId));
+  }
+
+  async get(idOrGraph: string): Promise<Assistant> {
+    return toAssistant(await this.resolve(idOrGraph));
+  }
+
+  /** A new version, made active: config and context replaced whole when given, metadata merged. */
+  async update(idOrGraph: string, patch: AssistantPatch): Promise<Assistant> {
+    const current = await this.resolve(idOrGraph);
+    if (patch.graph_id) this.requireGraph(patch.graph_id);
+    const row = await this.repository.addVersion(current.assistant_id, {
+      graphId: patch.graph_id ?? current.graph_id,
+      name: patch.name ?? current.name,
+      description: patch.description === undefined ? current.description : patch.description,
+      config: patch.config ?? current.config,
+      context: patch.context ?? current.context,
+      metadata: { ...current.metadata, ...(patch.metadata ?? {}) },
+    });
+    if (!row) throw new NotFoundError(`Assistant "${idOrGraph}" not found`);
+    this.cache.delete(row.assistant_id);
+    return toAssistant(row);
+  }
+
+  async setLatest(idOrGraph: string, version: number): Promise<Assistant> {
+    const current = await this.resolve(idOrGraph);
+    const row = await this.repository.activate(current.assistant_id, version);
+    if (!row) throw new NotFoundError(`Version ${version} of assistant "${idOrGraph}" not found`);
+    this.cache.delete(row.assistant_id);
+    return toAssistant(row);
+  }
+
+  async versions(
+    idOrGraph: string,
+    query: { limit?: number; offset?: number; metadata?: object },
+  ): Promise<AssistantVersion[]> {
+    const current = await this.resolve(idOrGraph);
+    const rows = await this.repository.versions(current.assistant_id, {
+      limit: query.limit ?? 10,
+      offset: query.offset ?? 0,
+      metadata: query.metadata,
+    });
+    return rows.map(toVersion);
+  }
+
+  async search(
+    query: AssistantSearch,
+  ): Promise<{ assistants: Partial<Assistant>[]; total: number; next: number | null }> {
+    const limit = query.limit ?? 10;
+    const offset = query.offset ?? 0;
+    const { rows, total } = await this.repository.search(
+      { graphId: query.graph_id, name: query.name, metadata: query.metadata },
+      {
+        limit,
+        offset,
+        sortBy: (query.sort_by ?? "created_at") as AssistantSortBy,
+        sortOrder: query.sort_order ?? "desc",
+      },
+    );
+    const assistants = rows
+      .map(toAssistant)
+      .map((assistant) =>
+        query.select?.length
+          ? (Object.fromEntries(query.select.map((key) => [key, assistant[key]])) as Partial<Assistant>)
+          : assistant,
+      );
+    return { assistants, total, next: offset + rows.length < total ? offset + rows.length : null };
+  }
+
+  async count(query: { graph_id?: string; name?: string; metadata?: Record<string, unknown> }): Promise<number> {
+    return this.repository.count({ graphId: query.graph_id, name: query.name, metadata: query.metadata });
+  }
+
+  async delete(idOrGraph: string): Promise<string> {
+    const current = await this.resolve(idOrGraph);
+    if (!(await this.repository.delete(current.assistant_id)))
+      throw new NotFoundError(`Assistant "${idOrGraph}" not found`);
+    this.cache.delete(current.assistant_id);
+    return current.assistant_id;
+  }
+
+  async graph(idOrGraph: string, xray?: boolean | number): Promise<{ nodes: object[]; edges: object[] }> {
+    const assistant = await this.resolve(idOrGraph);
+    const graph = await this.graphs.get(assistant.graph_id, { configurable: { ...assistant.config } });
+    return drawGraph(graph, xray);
+  }
+
+  async schemas(idOrGraph: string): Promise<Record<string, unknown>> {
+    const assistant = await this.resolve(idOrGraph);
+    return graphSchemas(assistant.graph_id, await this.graphs.get(assistant.graph_id, {}));
+  }
+}

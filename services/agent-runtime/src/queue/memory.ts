@@ -1,0 +1,144 @@
+// In-process queue, event log and control bus for the embedded mode (no REDIS_URL): the same
+// interfaces as the Redis ones, for a single process.
+import { EventEmitter } from "node:events";
+import type { ControlBus, ControlMessage, EventLog, JobHandler, RunEvent, RunJob, RunQueue } from "./types";
+
+export class MemoryRunQueue implements RunQueue {
+  private readonly ready: RunJob[] = [];
+  private readonly queued = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private handler?: JobHandler;
+  private concurrency = 0;
+  private active = 0;
+  private closed = false;
+  private readonly abort = new AbortController();
+  private readonly idle = new EventEmitter();
+
+  async enqueue(job: RunJob, options: { delayMs?: number } = {}): Promise<void> {
+    if (this.closed) return;
+    if (options.delayMs && options.delayMs > 0) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void this.enqueue(job);
+      }, options.delayMs);
+      this.timers.add(timer);
+      return;
+    }
+    if (this.queued.has(job.runId)) return;
+    this.queued.add(job.runId);
+    this.ready.push(job);
+    this.pump();
+  }
+
+  startWorkers(concurrency: number, handler: JobHandler): void {
+    this.handler = handler;
+    this.concurrency += concurrency;
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.handler && !this.closed && this.active < this.concurrency && this.ready.length) {
+      const job = this.ready.shift()!;
+      this.queued.delete(job.runId);
+      this.active += 1;
+      void this.handler(job, { attempt: 1, signal: this.abort.signal })
+        .catch(() => undefined)
+        .finally(() => {
+          this.active -= 1;
+          if (this.active === 0) this.idle.emit("idle");
+          this.pump();
+        });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.abort.abort();
+    if (this.active > 0) await new Promise((resolve) => this.idle.once("idle", resolve));
+  }
+}
+
+interface Log {
+  events: RunEvent[];
+  ended: boolean;
+  emitter: EventEmitter;
+}
+
+export class MemoryEventLog implements EventLog {
+  private readonly logs = new Map<string, Log>();
+
+  private log(runId: string): Log {
+    let log = this.logs.get(runId);
+    if (!log) {
+      log = { events: [], ended: false, emitter: new EventEmitter() };
+      log.emitter.setMaxListeners(0);
+      this.logs.set(runId, log);
+    }
+    return log;
+  }
+
+  async append(runId: string, event: string, data: string): Promise<string> {
+    const log = this.log(runId);
+    const id = String(log.events.length + 1);
+    log.events.push({ id, event, data });
+    log.emitter.emit("change");
+    return id;
+  }
+
+  async end(runId: string): Promise<void> {
+    const log = this.log(runId);
+    log.ended = true;
+    log.emitter.emit("change");
+    // Finished logs stay readable for a while (late joiners, Last-Event-ID), then go.
+    setTimeout(() => this.logs.delete(runId), 10 * 60_000).unref();
+  }
+
+  async *read(runId: string, options: { after?: string; signal?: AbortSignal }): AsyncIterable<RunEvent> {
+    const log = this.log(runId);
+    let next = options.after ? Number(options.after) || 0 : 0;
+    while (!options.signal?.aborted) {
+      while (next < log.events.length) {
+        yield log.events[next];
+        next += 1;
+      }
+      if (log.ended) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          log.emitter.off("change", done);
+          options.signal?.removeEventListener("abort", done);
+          resolve();
+        };
+        log.emitter.on("change", done);
+        options.signal?.addEventListener("abort", done);
+      });
+    }
+  }
+
+  async remove(runId: string): Promise<void> {
+    this.logs.delete(runId);
+  }
+
+  async close(): Promise<void> {
+    for (const log of this.logs.values()) {
+      log.ended = true;
+      log.emitter.emit("change");
+    }
+  }
+}
+
+export class MemoryControlBus implements ControlBus {
+  private readonly emitter = new EventEmitter();
+
+  async publish(message: ControlMessage): Promise<void> {
+    this.emitter.emit("message", message);
+  }
+
+  subscribe(listener: (message: ControlMessage) => void): void {
+    this.emitter.on("message", listener);
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}

@@ -1,0 +1,199 @@
+// Redis implementations: BullMQ for run jobs (one queue per deployment, one job per run), Redis
+// Streams for run events (XADD per event, so readers on any replica replay from any id), and
+// Pub/Sub for run control messages.
+import { Queue, Worker, type Job } from "bullmq";
+import { Redis } from "ioredis";
+import type { Logger } from "@lgp/server-kit";
+import type { ControlBus, ControlMessage, EventLog, JobHandler, RunEvent, RunJob, RunQueue } from "./types";
+
+const END = "__end__";
+/** How long a finished run's events stay readable. */
+const FINISHED_TTL_SECONDS = 3600;
+
+export function redisConnection(url: string): Redis {
+  // BullMQ requires maxRetriesPerRequest: null on its connections.
+  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
+}
+
+export class RedisRunQueue implements RunQueue {
+  private readonly queue: Queue;
+  private readonly workers: Worker[] = [];
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly url: string,
+    private readonly prefix: string,
+    private readonly logger: Logger,
+    private readonly name = "runs",
+  ) {
+    this.queue = new Queue(name, { connection: redisConnection(url), prefix });
+    this.queue.on("error", (error) => logger.error({ err: error }, "run queue error"));
+  }
+
+  async enqueue(job: RunJob, options: { delayMs?: number } = {}): Promise<void> {
+    await this.queue.add("run", job, {
+      delay: options.delayMs,
+      removeOnComplete: true,
+      removeOnFail: 1000,
+      // A worker that dies mid-run leaves a stalled job; BullMQ hands it to another worker.
+      attempts: 1,
+    });
+  }
+
+  startWorkers(concurrency: number, handler: JobHandler): void {
+    if (concurrency <= 0) return;
+    const worker = new Worker<RunJob>(
+      this.name,
+      async (job: Job<RunJob>) => {
+        await handler(job.data, { attempt: job.attemptsStarted || 1, signal: this.abort.signal });
+      },
+      {
+        connection: redisConnection(this.url),
+        prefix: this.prefix,
+        concurrency,
+        lockDuration: 30_000,
+        stalledInterval: 15_000,
+        maxStalledCount: 5,
+      },
+    );
+    worker.on("error", (error) => this.logger.error({ err: error }, "run worker error"));
+    this.workers.push(worker);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.close()));
+    await this.queue.close();
+  }
+}
+
+function eventKey(prefix: string, runId: string): string {
+  return `${prefix}:run:${runId}:events`;
+}
+
+function toEvent(entry: [string, string[]]): RunEvent {
+  const [id, fields] = entry;
+  let event = "";
+  let data = "null";
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === "event") event = fields[i + 1];
+    else if (fields[i] === "data") data = fields[i + 1];
+  }
+  return { id, event, data };
+}
+
+export class RedisEventLog implements EventLog {
+  private readonly writer: Redis;
+  /** Connections for blocking XREADs, reused between readers. */
+  private readonly idle: Redis[] = [];
+  private readonly all = new Set<Redis>();
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly prefix: string,
+  ) {
+    this.writer = new Redis(url, { maxRetriesPerRequest: 3 });
+  }
+
+  async append(runId: string, event: string, data: string): Promise<string> {
+    return (await this.writer.xadd(eventKey(this.prefix, runId), "*", "event", event, "data", data)) as string;
+  }
+
+  async end(runId: string): Promise<void> {
+    const key = eventKey(this.prefix, runId);
+    await this.writer.multi().xadd(key, "*", "event", END, "data", "null").expire(key, FINISHED_TTL_SECONDS).exec();
+  }
+
+  private acquire(): Redis {
+    const connection = this.idle.pop() ?? new Redis(this.url, { maxRetriesPerRequest: null });
+    this.all.add(connection);
+    return connection;
+  }
+
+  private release(connection: Redis): void {
+    if (this.closed || this.idle.length >= 32) {
+      this.all.delete(connection);
+      connection.disconnect();
+    } else {
+      this.idle.push(connection);
+    }
+  }
+
+  async *read(runId: string, options: { after?: string; signal?: AbortSignal }): AsyncIterable<RunEvent> {
+    const key = eventKey(this.prefix, runId);
+    let last = options.after && /^\d+-\d+$/.test(options.after) ? options.after : "0-0";
+    // Catch up without blocking, then follow with blocking reads on a pooled connection.
+    const backlog = (await this.writer.xrange(key, `(${last}`, "+")) as [string, string[]][];
+    for (const entry of backlog) {
+      const event = toEvent(entry);
+      if (event.event === END) return;
+      last = event.id;
+      yield event;
+    }
+    const connection = this.acquire();
+    try {
+      while (!options.signal?.aborted && !this.closed) {
+        const result = (await connection.xread("COUNT", 100, "BLOCK", 1000, "STREAMS", key, last)) as
+          [string, [string, string[]][]][] | null;
+        if (!result) continue;
+        for (const entry of result[0][1]) {
+          const event = toEvent(entry);
+          if (event.event === END) return;
+          last = event.id;
+          yield event;
+        }
+      }
+    } finally {
+      this.release(connection);
+    }
+  }
+
+  async remove(runId: string): Promise<void> {
+    await this.writer.del(eventKey(this.prefix, runId));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.idle.length = 0;
+    for (const connection of this.all) connection.disconnect();
+    this.all.clear();
+    this.writer.disconnect();
+  }
+}
+
+export class RedisControlBus implements ControlBus {
+  private readonly publisher: Redis;
+  private subscriber?: Redis;
+  private readonly channel: string;
+
+  constructor(
+    private readonly url: string,
+    prefix: string,
+  ) {
+    this.publisher = new Redis(url, { maxRetriesPerRequest: 3 });
+    this.channel = `${prefix}:control`;
+  }
+
+  async publish(message: ControlMessage): Promise<void> {
+    await this.publisher.publish(this.channel, JSON.stringify(message));
+  }
+
+  subscribe(listener: (message: ControlMessage) => void): void {
+    if (!this.subscriber) {
+      this.subscriber = new Redis(this.url, { maxRetriesPerRequest: null });
+      void this.subscriber.subscribe(this.channel);
+    }
+    this.subscriber.on("message", (_channel: string, text: string) => {
+      try {
+        listener(JSON.parse(text) as ControlMessage);
+      } catch {
+        // A malformed control message is ignored.
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.subscriber?.disconnect();
+    this.publisher.disconnect();
+  }
+}

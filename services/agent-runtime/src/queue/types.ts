@@ -1,0 +1,59 @@
+// The two interfaces runs travel through: a queue of run jobs (BullMQ with Redis, in-process
+// without) and a per-run event log that stream readers follow (Redis Streams, or in memory).
+
+export interface RunJob {
+  runId: string;
+  threadId: string;
+}
+
+/**
+ * What a worker did with a job: `done` (executed, or nothing to do), or `parked`: the thread is
+ * busy with an earlier run; the run that ends wakes the thread's next run (RunQueue.enqueue again).
+ */
+export type JobOutcome = "done" | "parked";
+
+export type JobHandler = (job: RunJob, context: { attempt: number; signal: AbortSignal }) => Promise<JobOutcome>;
+
+export interface RunQueue {
+  /** Adds a job; a job for a run that already has one waiting is not duplicated. */
+  enqueue(job: RunJob, options?: { delayMs?: number }): Promise<void>;
+  /** Starts `concurrency` workers in this process executing jobs with `handler`. */
+  startWorkers(concurrency: number, handler: JobHandler): void;
+  /** Stops taking jobs, lets running ones finish (or hands them back), closes connections. */
+  close(): Promise<void>;
+}
+
+export interface RunEvent {
+  id: string;
+  event: string;
+  /** The payload, already serialised as JSON. */
+  data: string;
+}
+
+export interface EventLog {
+  /** Appends an event to a run's log; returns its id (increasing within the run). */
+  append(runId: string, event: string, data: string): Promise<string>;
+  /** Marks the log complete: readers stop after the last event. */
+  end(runId: string): Promise<void>;
+  /**
+   * Follows a run's log: events after `after` (all when absent), then live ones, until the log
+   * ends or `signal` aborts.
+   */
+  read(runId: string, options: { after?: string; signal?: AbortSignal }): AsyncIterable<RunEvent>;
+  /** Removes a run's log (its run was deleted). */
+  remove(runId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Run control messages between API processes and workers (cancel, for now). */
+export interface ControlBus {
+  publish(message: ControlMessage): Promise<void>;
+  subscribe(listener: (message: ControlMessage) => void): void;
+  close(): Promise<void>;
+}
+
+export interface ControlMessage {
+  kind: "cancel";
+  runId: string;
+  action: "interrupt" | "rollback";
+}

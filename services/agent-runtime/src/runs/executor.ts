@@ -1,0 +1,171 @@
+// Executes runs taken from the queue: claims the run, streams the graph with the checkpointer,
+// publishes every event to the run's event log, then finalises the run and its thread and wakes
+// the thread's next run. Runs in API processes (WORKERS=n) and in worker processes alike.
+import { EventEmitter } from "node:events";
+import { Command } from "@langchain/langgraph";
+import type { Logger } from "@lgp/server-kit";
+import { mergeConfigs, mergeObjects } from "../common/merge";
+import { serialize, toPlain } from "../common/serde";
+import type { GraphRegistry } from "../graphs/registry";
+import type { ControlBus, EventLog, JobHandler, RunQueue } from "../queue/types";
+import type { CheckpointTables } from "../threads/checkpoints";
+import type { ThreadRow, ThreadStatus } from "../threads/repository";
+import { interruptsOf } from "../threads/state";
+import type { RunRepository, RunRow, RunStatus } from "./repository";
+import { EventMapper, graphModes } from "./stream-modes";
+
+/** Emitted after a run ended and its thread was updated (webhooks, temporary threads). */
+export interface RunFinished {
+  run: RunRow;
+  status: RunStatus;
+  values: unknown;
+  error?: { error: string; message: string };
+}
+
+class CancelledError extends Error {
+  constructor(readonly action: "interrupt" | "rollback") {
+    super("Run was cancelled");
+    this.name = "CancelledError";
+  }
+}
+
+export interface RunExecutorDeps {
+  runs: RunRepository;
+  graphs: GraphRegistry;
+  events: EventLog;
+  queue: RunQueue;
+  control: ControlBus;
+  checkpoints: CheckpointTables;
+  logger: Logger;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export class RunExecutor {
+  /** Runs executing in this process, by id, so a cancel message can stop them. */
+  private readonly active = new Map<string, AbortController>();
+  private readonly emitter = new EventEmitter();
+
+  constructor(private readonly deps: RunExecutorDeps) {
+    deps.control.subscribe((message) => {
+      if (message.kind === "cancel") this.active.get(message.runId)?.abort(new CancelledError(message.action));
+    });
+  }
+
+  onRunFinished(listener: (event: RunFinished) => void | Promise<void>): void {
+    this.emitter.on("finished", (event: RunFinished) => {
+      void Promise.resolve(listener(event)).catch((error) =>
+        this.deps.logger.error({ err: error }, "run-finished listener failed"),
+      );
+    });
+  }
+
+  /** The queue's job handler. */
+  readonly handle: JobHandler = async (job, { attempt }) => {
+    const claimed = await this.deps.runs.claim(job.runId, attempt > 1);
+    // Not claimable: an earlier run of the thread is active (it wakes this one when it ends), or
+    // the run is no longer pending (cancelled, deleted, done).
+    if (!claimed) return "parked";
+    await this.execute(claimed.run, claimed.thread);
+    return "done";
+  };
+
+  private async execute(run: RunRow, thread: ThreadRow): Promise<void> {
+    const { graphs, events, logger } = this.deps;
+    const kwargs = run.kwargs;
+    const controller = new AbortController();
+    this.active.set(run.run_id, controller);
+    const config = mergeConfigs(kwargs.assistant_config as Record<string, unknown>, thread.config, kwargs.config);
+    const configurable: Record<string, unknown> = {
+      ...((config.configurable as object) ?? {}),
+      run_id: run.run_id,
+      thread_id: run.thread_id,
+      graph_id: kwargs.graph_id,
+      assistant_id: run.assistant_id,
+    };
+    if (kwargs.checkpoint_id) configurable.checkpoint_id = kwargs.checkpoint_id;
+    if (kwargs.checkpoint) Object.assign(configurable, kwargs.checkpoint);
+    const metadata = mergeObjects(kwargs.assistant_metadata as Record<string, unknown>, thread.metadata, run.metadata, {
+      run_id: run.run_id,
+      thread_id: run.thread_id,
+      graph_id: kwargs.graph_id,
+      assistant_id: run.assistant_id,
+      run_attempt: run.attempt,
+    });
+    const subgraphs = !!kwargs.stream_subgraphs;
+    const mapper = new EventMapper(kwargs.stream_mode);
+    let status: RunStatus = "success";
+    let failure: { error: string; message: string } | undefined;
+    let graph: any;
+    try {
+      graph = await graphs.get(kwargs.graph_id, { ...config, configurable });
+      const input =
+        kwargs.command && Object.keys(kwargs.command).length
+          ? new Command(kwargs.command as ConstructorParameters<typeof Command>[0])
+          : (kwargs.input ?? null);
+      const stream = await graph.stream(input, {
+        ...(config as object),
+        recursionLimit: (config.recursion_limit as number | undefined) ?? (config.recursionLimit as number | undefined),
+        configurable,
+        metadata,
+        context: kwargs.context,
+        streamMode: graphModes(kwargs.stream_mode),
+        subgraphs,
+        interruptBefore: kwargs.interrupt_before,
+        interruptAfter: kwargs.interrupt_after,
+        durability: kwargs.durability,
+        signal: controller.signal,
+      });
+      for await (const chunk of stream) {
+        for (const event of mapper.map(chunk, subgraphs)) await events.append(run.run_id, event.event, event.data);
+      }
+    } catch (error) {
+      const reason = controller.signal.reason;
+      if (reason instanceof CancelledError) {
+        status = "interrupted";
+        if (reason.action === "rollback") await this.deps.checkpoints.deleteRunCheckpoints(run.thread_id, run.run_id);
+      } else {
+        status = "error";
+        failure = { error: (error as Error)?.name ?? "Error", message: (error as Error)?.message ?? String(error) };
+        logger.warn({ err: error, runId: run.run_id }, "run failed");
+        await events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
+      }
+    } finally {
+      this.active.delete(run.run_id);
+    }
+    await this.finish(run, graph, status, failure);
+  }
+
+  private async finish(
+    run: RunRow,
+    graph: any,
+    status: RunStatus,
+    failure?: { error: string; message: string },
+  ): Promise<void> {
+    const { runs, events, queue, logger } = this.deps;
+    let threadStatus: ThreadStatus = status === "error" ? "error" : "idle";
+    let state: { values: object | null; interrupts: object } | null = null;
+    try {
+      if (graph) {
+        const snapshot = await graph.getState({ configurable: { thread_id: run.thread_id, checkpoint_ns: "" } });
+        const interrupts = interruptsOf(snapshot);
+        const stopped = Object.keys(interrupts).length > 0 || (snapshot.next?.length ?? 0) > 0;
+        if (status !== "error" && stopped) threadStatus = "interrupted";
+        state = { values: toPlain(snapshot.values ?? {}), interrupts };
+      }
+    } catch (error) {
+      logger.error({ err: error, runId: run.run_id }, "cannot read the thread state after a run");
+    }
+    const next = await runs.finish({ runId: run.run_id, threadId: run.thread_id, status }, threadStatus, state);
+    if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
+    await events.end(run.run_id);
+    this.emitter.emit("finished", { run, status, values: state?.values ?? null, error: failure } satisfies RunFinished);
+  }
+
+  /** Stops a run executing in this process (the control bus reaches the others). */
+  cancelLocal(runId: string, action: "interrupt" | "rollback"): boolean {
+    const controller = this.active.get(runId);
+    if (!controller) return false;
+    controller.abort(new CancelledError(action));
+    return true;
+  }
+}

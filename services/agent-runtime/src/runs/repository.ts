@@ -1,0 +1,182 @@
+// Run rows. Run ids are time-ordered (uuid v7), so "runs of a thread in creation order" is
+// "by run_id"; claiming a run is one guarded UPDATE, so at most one run per thread is running.
+import { Prisma } from "../generated/prisma/client";
+import type { Db } from "../db";
+import type { ThreadRow, ThreadStatus } from "../threads/repository";
+
+export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
+
+export interface RunRow {
+  run_id: string;
+  thread_id: string;
+  assistant_id: string;
+  status: RunStatus;
+  metadata: Record<string, unknown>;
+  kwargs: RunKwargs;
+  multitask_strategy: string;
+  attempt: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Everything a worker needs to execute a run, fixed when the run is created. */
+export interface RunKwargs {
+  graph_id: string;
+  input?: unknown;
+  command?: { goto?: unknown; update?: unknown; resume?: unknown } | null;
+  config: Record<string, unknown>;
+  context: Record<string, unknown>;
+  stream_mode: string[];
+  stream_subgraphs?: boolean;
+  interrupt_before?: string[] | "*";
+  interrupt_after?: string[] | "*";
+  checkpoint_id?: string;
+  checkpoint?: Record<string, unknown>;
+  durability?: string;
+  webhook?: string;
+  on_completion?: string;
+  temporary?: boolean;
+  [key: string]: unknown;
+}
+
+export interface NewRun {
+  runId: string;
+  threadId: string;
+  assistantId: string;
+  metadata: object;
+  kwargs: RunKwargs;
+  multitaskStrategy: string;
+  /** Merged into the thread's metadata (graph_id, assistant_id), as the reference server does. */
+  threadMetadata: object;
+  /** With `reject`, the insert fails when the thread has an active run. */
+  rejectIfBusy: boolean;
+}
+
+export type InsertOutcome = { run: RunRow } | { missingThread: true } | { busy: true };
+
+export class RunRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts a pending run and marks its thread busy, in one statement. */
+  async insert(run: NewRun): Promise<InsertOutcome> {
+    const guard = run.rejectIfBusy
+      ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running'))`
+      : Prisma.empty;
+    const rows = await this.db.$queryRaw<RunRow[]>`
+      WITH t AS (
+        UPDATE threads SET status = 'busy', metadata = metadata || ${JSON.stringify(run.threadMetadata)}::jsonb, updated_at = now()
+        WHERE thread_id = ${run.threadId}::uuid ${guard}
+        RETURNING thread_id
+      )
+      INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, kwargs, multitask_strategy)
+      SELECT ${run.runId}::uuid, t.thread_id, ${run.assistantId}::uuid, 'pending', ${JSON.stringify(run.metadata)}::jsonb,
+             ${JSON.stringify(run.kwargs)}::jsonb, ${run.multitaskStrategy}
+      FROM t
+      RETURNING *`;
+    if (rows[0]) return { run: rows[0] };
+    const exists = await this.db.$queryRaw<
+      { n: number }[]
+    >`SELECT 1 AS n FROM threads WHERE thread_id = ${run.threadId}::uuid`;
+    return exists.length ? { busy: true } : { missingThread: true };
+  }
+
+  async find(threadId: string, runId: string): Promise<RunRow | undefined> {
+    const rows = await this.db.$queryRaw<RunRow[]>`
+      SELECT * FROM runs WHERE run_id = ${runId}::uuid AND thread_id = ${threadId}::uuid`;
+    return rows[0];
+  }
+
+  async findById(runId: string): Promise<RunRow | undefined> {
+    const rows = await this.db.$queryRaw<RunRow[]>`SELECT * FROM runs WHERE run_id = ${runId}::uuid`;
+    return rows[0];
+  }
+
+  async list(threadId: string, options: { limit: number; offset: number; status?: RunStatus }): Promise<RunRow[]> {
+    const status = options.status ? Prisma.sql`AND status = ${options.status}` : Prisma.empty;
+    return this.db.$queryRaw<RunRow[]>`
+      SELECT * FROM runs WHERE thread_id = ${threadId}::uuid ${status}
+      ORDER BY run_id DESC LIMIT ${options.limit} OFFSET ${options.offset}`;
+  }
+
+  async activeRuns(threadId: string): Promise<RunRow[]> {
+    return this.db.$queryRaw<RunRow[]>`
+      SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND status IN ('pending', 'running') ORDER BY run_id`;
+  }
+
+  /**
+   * Takes a pending run for execution: only when no other run of its thread is running and no
+   * earlier one is pending. `resume` also takes a run left `running` by a worker that died.
+   */
+  async claim(runId: string, resume: boolean): Promise<{ run: RunRow; thread: ThreadRow } | undefined> {
+    const statuses = resume ? Prisma.sql`('pending', 'running')` : Prisma.sql`('pending')`;
+    const rows = await this.db.$queryRaw<(RunRow & { thread: ThreadRow })[]>`
+      UPDATE runs r SET status = 'running', attempt = r.attempt + 1, updated_at = now()
+      WHERE r.run_id = ${runId}::uuid AND r.status IN ${statuses}
+        AND NOT EXISTS (
+          SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.run_id <> r.run_id
+            AND (o.status = 'running' OR (o.status = 'pending' AND o.run_id < r.run_id)))
+      RETURNING r.*, (SELECT to_jsonb(t) FROM threads t WHERE t.thread_id = r.thread_id) AS thread`;
+    const row = rows[0];
+    if (!row) return undefined;
+    const { thread, ...run } = row;
+    return {
+      run: run as RunRow,
+      thread: { ...thread, created_at: new Date(thread.created_at), updated_at: new Date(thread.updated_at) },
+    };
+  }
+
+  /**
+   * Ends a run and sets its thread's status and state mirror; answers the thread's next pending
+   * run (to wake), if any. One statement, so the thread never shows a stale status.
+   */
+  async finish(
+    run: { runId: string; threadId: string; status: RunStatus },
+    threadStatus: ThreadStatus,
+    state: { values: object | null; interrupts: object } | null,
+  ): Promise<string | undefined> {
+    const threadUpdate = state
+      ? Prisma.sql`"values" = ${state.values == null ? null : JSON.stringify(state.values)}::jsonb,
+          interrupts = ${JSON.stringify(state.interrupts)}::jsonb,`
+      : Prisma.empty;
+    const rows = await this.db.$queryRaw<{ run_id: string | null }[]>`
+      WITH r AS (
+        UPDATE runs SET status = ${run.status}, updated_at = now() WHERE run_id = ${run.runId}::uuid RETURNING run_id
+      ), nxt AS (
+        SELECT run_id FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running')
+          AND run_id <> ${run.runId}::uuid ORDER BY run_id LIMIT 1
+      ), t AS (
+        UPDATE threads SET ${threadUpdate}
+          status = CASE WHEN EXISTS (SELECT 1 FROM nxt) THEN 'busy' ELSE ${threadStatus} END, updated_at = now()
+        WHERE thread_id = ${run.threadId}::uuid
+      )
+      SELECT (SELECT run_id FROM nxt) AS run_id`;
+    return rows[0]?.run_id ?? undefined;
+  }
+
+  /** Marks a run that never started (cancelled while pending, or its thread is gone). */
+  async setStatus(runId: string, status: RunStatus, onlyIf?: RunStatus[]): Promise<boolean> {
+    const guard = onlyIf ? Prisma.sql`AND status IN (${Prisma.join(onlyIf)})` : Prisma.empty;
+    return (
+      (await this.db.$executeRaw`
+        UPDATE runs SET status = ${status}, updated_at = now() WHERE run_id = ${runId}::uuid ${guard}`) > 0
+    );
+  }
+
+  async delete(threadId: string, runId: string): Promise<boolean> {
+    return (
+      (await this.db.$executeRaw`DELETE FROM runs WHERE run_id = ${runId}::uuid AND thread_id = ${threadId}::uuid`) > 0
+    );
+  }
+
+  /**
+   * Pending runs that nothing will wake: the first pending run of each thread with no running
+   * run, created more than `olderThanMs` ago (a safety net after a crash between two statements).
+   */
+  async orphans(olderThanMs: number): Promise<{ run_id: string; thread_id: string }[]> {
+    return this.db.$queryRaw<{ run_id: string; thread_id: string }[]>`
+      SELECT DISTINCT ON (r.thread_id) r.run_id, r.thread_id FROM runs r
+      WHERE r.status = 'pending' AND r.created_at < now() - make_interval(secs => ${olderThanMs / 1000})
+        AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.status = 'running')
+      ORDER BY r.thread_id, r.run_id`;
+  }
+}

@@ -1,0 +1,130 @@
+import { Router } from "express";
+import { flag } from "../common/flags";
+import type { RunService } from "./service";
+import { toRun } from "./service";
+import { sendEventStream } from "./sse";
+import type { RunStatus } from "./repository";
+
+function streamModes(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  let list: unknown[] = Array.isArray(value) ? value : [value];
+  // The official client sends an array as its JSON text.
+  list = list.flatMap((item) => {
+    if (typeof item === "string" && item.startsWith("[")) {
+      try {
+        return JSON.parse(item) as unknown[];
+      } catch {
+        return [item];
+      }
+    }
+    return [item];
+  });
+  return list.flatMap((item) => String(item).split(",")).filter(Boolean);
+}
+
+export function runsRouter(runs: RunService): Router {
+  const router = Router();
+
+  router.post("/threads/:thread_id/runs", async (req, res) => {
+    const run = await runs.create(req.params.thread_id, req.body);
+    res.setHeader("Content-Location", `/threads/${run.thread_id}/runs/${run.run_id}`);
+    res.json(toRun(run));
+  });
+
+  router.post("/threads/:thread_id/runs/stream", async (req, res) => {
+    const run = await runs.create(req.params.thread_id, req.body);
+    await sendEventStream(
+      req,
+      res,
+      { threadId: run.thread_id, runId: run.run_id },
+      (signal) => runs.events(run, { signal }),
+      req.body.on_disconnect === "cancel"
+        ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
+        : undefined,
+    );
+  });
+
+  router.post("/threads/:thread_id/runs/wait", async (req, res) => {
+    const run = await runs.create(req.params.thread_id, req.body);
+    res.setHeader("Content-Location", `/threads/${run.thread_id}/runs/${run.run_id}`);
+    const controller = new AbortController();
+    res.on("close", () => {
+      if (!res.writableEnded) {
+        controller.abort();
+        if (req.body.on_disconnect === "cancel") void runs.cancel(run.thread_id, run.run_id).catch(() => undefined);
+      }
+    });
+    const outcome = await runs.join(run.thread_id, run.run_id, controller.signal);
+    if (controller.signal.aborted) return;
+    res.json(outcome.error ? { ...(outcome.values as object), __error__: outcome.error } : outcome.values);
+  });
+
+  router.get("/threads/:thread_id/runs", async (req, res) => {
+    const rows = await runs.list(req.params.thread_id, {
+      limit: req.query.limit as unknown as number,
+      offset: req.query.offset as unknown as number,
+      status: req.query.status as RunStatus | undefined,
+    });
+    res.json(rows.map(toRun));
+  });
+
+  router.get("/threads/:thread_id/runs/:run_id", async (req, res) => {
+    res.json(toRun(await runs.get(req.params.thread_id, req.params.run_id)));
+  });
+
+  router.delete("/threads/:thread_id/runs/:run_id", async (req, res) => {
+    await runs.delete(req.params.thread_id, req.params.run_id);
+    res.status(204).end();
+  });
+
+  router.get("/threads/:thread_id/runs/:run_id/join", async (req, res) => {
+    const controller = new AbortController();
+    res.on("close", () => controller.abort());
+    const outcome = await runs.join(req.params.thread_id, req.params.run_id, controller.signal);
+    if (!controller.signal.aborted) res.json(outcome.values);
+  });
+
+  router.get("/threads/:thread_id/runs/:run_id/stream", async (req, res) => {
+    const run = await runs.get(req.params.thread_id, req.params.run_id);
+    const lastEventId = req.get("Last-Event-ID") || undefined;
+    const modes = streamModes(req.query.stream_mode);
+    await sendEventStream(
+      req,
+      res,
+      { threadId: run.thread_id, runId: run.run_id },
+      (signal) => runs.events(run, { signal, lastEventId, modes }),
+      flag(req.query.cancel_on_disconnect)
+        ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
+        : undefined,
+    );
+  });
+
+  router.post("/threads/:thread_id/runs/:run_id/cancel", async (req, res) => {
+    const wait = flag(req.query.wait);
+    const action = (req.query.action as "interrupt" | "rollback" | undefined) ?? "interrupt";
+    await runs.cancel(req.params.thread_id, req.params.run_id, { wait, action });
+    res.status(wait ? 204 : 202).end();
+  });
+
+  router.get("/threads/:thread_id/stream", async (req, res) => {
+    const run = await runs.activeRun(req.params.thread_id);
+    const lastEventId = req.get("Last-Event-ID") || undefined;
+    const modes = streamModes(req.query.stream_mode);
+    if (!run) {
+      res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store" });
+      res.end();
+      return;
+    }
+    await sendEventStream(req, res, { threadId: run.thread_id, runId: run.run_id }, (signal) =>
+      runs.events(run, { signal, lastEventId, modes }),
+    );
+  });
+
+  router.post("/runs/cancel", async (req, res) => {
+    const action = (req.query.action as "interrupt" | "rollback" | undefined) ?? "interrupt";
+    await runs.cancelMany(req.body ?? {}, action);
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,244 @@
+// Runs, API side: create (row + queue job), read, join, stream and cancel. Workers execute them
+// (executor.ts); everything between the two goes through the queue, the event log and the
+// control bus, so any API process can serve any run.
+import type { AgentRuntime } from "@lgp/contracts";
+import { ConflictError, NotFoundError } from "@lgp/server-kit";
+import type { AssistantService } from "../assistants/service";
+import { newRunId } from "../common/ids";
+import { serialize } from "../common/serde";
+import type { ControlBus, EventLog, RunEvent, RunQueue } from "../queue/types";
+import type { ThreadRepository } from "../threads/repository";
+import type { RunKwargs, RunRepository, RunRow, RunStatus } from "./repository";
+import { DEFAULT_STREAM_MODES } from "./stream-modes";
+
+type Schemas = AgentRuntime.components["schemas"];
+export type Run = Schemas["Run"];
+export type RunCreate = Schemas["RunCreate"];
+
+const ACTIVE: RunStatus[] = ["pending", "running"];
+
+export function toRun(row: RunRow): Run {
+  return {
+    run_id: row.run_id,
+    thread_id: row.thread_id,
+    assistant_id: row.assistant_id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    status: row.status,
+    metadata: row.metadata,
+    kwargs: row.kwargs,
+    multitask_strategy: row.multitask_strategy,
+  };
+}
+
+export interface RunOutcome {
+  values: unknown;
+  error?: { error: string; message: string };
+}
+
+export interface RunServiceDeps {
+  runs: RunRepository;
+  threads: ThreadRepository;
+  assistants: AssistantService;
+  queue: RunQueue;
+  events: EventLog;
+  control: ControlBus;
+}
+
+export class RunService {
+  constructor(private readonly deps: RunServiceDeps) {}
+
+  /**
+   * Creates a run on a thread and queues it: the domain entry point for every kind of run
+   * (background, streamed, waited, stateless, cron). The run's first event (`metadata`) is in its
+   * event log before a worker can take it.
+   */
+  async create(threadId: string, body: RunCreate, options: { temporary?: boolean } = {}): Promise<RunRow> {
+    const { runs, threads, assistants, queue, events } = this.deps;
+    const assistant = await assistants.resolve(body.assistant_id, { cached: true });
+    const streamMode = body.stream_mode
+      ? Array.isArray(body.stream_mode)
+        ? body.stream_mode
+        : [body.stream_mode]
+      : DEFAULT_STREAM_MODES;
+    const kwargs: RunKwargs = {
+      graph_id: assistant.graph_id,
+      input: body.input ?? null,
+      command: body.command ?? null,
+      config: body.config ?? {},
+      context: { ...assistant.context, ...(body.context ?? {}) },
+      stream_mode: streamMode,
+      stream_subgraphs: body.stream_subgraphs ?? false,
+      interrupt_before: body.interrupt_before,
+      interrupt_after: body.interrupt_after,
+      checkpoint_id: body.checkpoint_id,
+      checkpoint: body.checkpoint as Record<string, unknown> | undefined,
+      durability: body.durability,
+      webhook: body.webhook,
+      on_completion: body.on_completion,
+      on_disconnect: body.on_disconnect ?? "continue",
+      temporary: options.temporary ?? false,
+      assistant_config: assistant.config,
+      assistant_metadata: assistant.metadata,
+    };
+    const strategy = body.multitask_strategy ?? "enqueue";
+    const runId = newRunId();
+    const newRun = {
+      runId,
+      threadId,
+      assistantId: assistant.assistant_id,
+      metadata: body.metadata ?? {},
+      kwargs,
+      multitaskStrategy: strategy,
+      threadMetadata: { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id },
+      rejectIfBusy: strategy === "reject",
+    };
+    let outcome = await runs.insert(newRun);
+    if ("missingThread" in outcome && body.if_not_exists === "create") {
+      await threads.insert({ threadId, metadata: {} });
+      outcome = await runs.insert(newRun);
+    }
+    if ("missingThread" in outcome) throw new NotFoundError(`Thread "${threadId}" not found`);
+    if ("busy" in outcome) {
+      throw new ConflictError(
+        `Thread "${threadId}" is busy with another run; multitask_strategy "reject" refuses a new one`,
+      );
+    }
+    if (strategy === "interrupt" || strategy === "rollback") {
+      for (const other of await runs.activeRuns(threadId)) {
+        if (other.run_id !== runId) await this.cancelRow(other, strategy);
+      }
+    }
+    await events.append(runId, "metadata", serialize({ run_id: runId, attempt: 1 }));
+    const delayMs = body.after_seconds ? Math.round(body.after_seconds * 1000) : undefined;
+    await queue.enqueue({ runId, threadId }, { delayMs });
+    return outcome.run;
+  }
+
+  async get(threadId: string, runId: string): Promise<RunRow> {
+    const run = await this.deps.runs.find(threadId, runId);
+    if (!run) throw new NotFoundError(`Run "${runId}" not found`);
+    return run;
+  }
+
+  async list(threadId: string, query: { limit?: number; offset?: number; status?: RunStatus }): Promise<RunRow[]> {
+    if (!(await this.deps.threads.find(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
+    return this.deps.runs.list(threadId, { limit: query.limit ?? 10, offset: query.offset ?? 0, status: query.status });
+  }
+
+  async delete(threadId: string, runId: string): Promise<void> {
+    const run = await this.get(threadId, runId);
+    if (ACTIVE.includes(run.status)) throw new ConflictError(`Run "${runId}" is ${run.status}; cancel it first`);
+    await this.deps.runs.delete(threadId, runId);
+    await this.deps.events.remove(runId);
+  }
+
+  /**
+   * The run's events from after `lastEventId` until it ends (`signal` stops early). A run that
+   * has already ended yields nothing more than what its log still holds.
+   */
+  async *events(
+    run: RunRow,
+    options: { lastEventId?: string; signal?: AbortSignal; modes?: string[] } = {},
+  ): AsyncIterable<RunEvent> {
+    const ended = !ACTIVE.includes(run.status);
+    const modes = options.modes?.length
+      ? new Set(options.modes.map((mode) => (mode === "messages-tuple" ? "messages" : mode)))
+      : undefined;
+    const wanted = (event: string) =>
+      !modes || event === "metadata" || event === "error" || modes.has(event.split(/[|/]/)[0]);
+    if (ended) {
+      // Replays what is left without waiting: an ended run's log may have expired.
+      const controller = new AbortController();
+      options.signal?.addEventListener("abort", () => controller.abort());
+      const timer = setTimeout(() => controller.abort(), 250);
+      try {
+        for await (const event of this.deps.events.read(run.run_id, {
+          after: options.lastEventId,
+          signal: controller.signal,
+        })) {
+          if (wanted(event.event)) yield event;
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+      return;
+    }
+    for await (const event of this.deps.events.read(run.run_id, {
+      after: options.lastEventId,
+      signal: options.signal,
+    })) {
+      if (wanted(event.event)) yield event;
+    }
+  }
+
+  /** Waits for a run to end; answers the thread's values then (and the run's error, if any). */
+  async join(threadId: string, runId: string, signal?: AbortSignal): Promise<RunOutcome> {
+    const run = await this.get(threadId, runId);
+    let error: RunOutcome["error"];
+    if (ACTIVE.includes(run.status)) {
+      for await (const event of this.deps.events.read(runId, { signal })) {
+        if (event.event === "error") error = JSON.parse(event.data) as RunOutcome["error"];
+      }
+    }
+    const thread = await this.deps.threads.find(threadId);
+    return { values: thread?.values ?? {}, error };
+  }
+
+  /** The thread's active run (the earliest pending or running one), for GET /threads/{id}/stream. */
+  async activeRun(threadId: string): Promise<RunRow | undefined> {
+    if (!(await this.deps.threads.find(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
+    return (await this.deps.runs.activeRuns(threadId))[0];
+  }
+
+  async cancel(
+    threadId: string,
+    runId: string,
+    options: { wait?: boolean; action?: "interrupt" | "rollback" } = {},
+  ): Promise<void> {
+    const run = await this.get(threadId, runId);
+    await this.cancelRow(run, options.action ?? "interrupt");
+    if (options.wait) await this.join(threadId, runId);
+  }
+
+  async cancelMany(
+    query: { thread_id?: string; run_ids?: string[]; status?: string },
+    action: "interrupt" | "rollback",
+  ): Promise<void> {
+    const rows: RunRow[] = [];
+    if (query.run_ids?.length) {
+      for (const runId of query.run_ids) {
+        const run = await this.deps.runs.findById(runId);
+        if (!run || (query.thread_id && run.thread_id !== query.thread_id))
+          throw new NotFoundError(`Run "${runId}" not found`);
+        rows.push(run);
+      }
+    } else if (query.thread_id) {
+      rows.push(...(await this.deps.runs.activeRuns(query.thread_id)));
+    }
+    for (const run of rows) {
+      if (query.status && query.status !== "all" && run.status !== query.status) continue;
+      await this.cancelRow(run, action);
+    }
+  }
+
+  /** Pending: never starts (ends now). Running: its worker is told to stop. Ended: nothing to do. */
+  private async cancelRow(run: RunRow, action: "interrupt" | "rollback"): Promise<void> {
+    const { runs, events, queue, control } = this.deps;
+    if (run.status === "pending" && (await runs.setStatus(run.run_id, "interrupted", ["pending"]))) {
+      const thread = await this.deps.threads.find(run.thread_id);
+      const status = thread && Object.keys(thread.interrupts ?? {}).length ? "interrupted" : "idle";
+      const next = await runs.finish(
+        { runId: run.run_id, threadId: run.thread_id, status: "interrupted" },
+        status,
+        null,
+      );
+      if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
+      await events.end(run.run_id);
+      if (action === "rollback") await runs.delete(run.thread_id, run.run_id);
+      return;
+    }
+    const current = await runs.findById(run.run_id);
+    if (current?.status === "running") await control.publish({ kind: "cancel", runId: run.run_id, action });
+  }
+}

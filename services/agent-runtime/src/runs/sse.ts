@@ -1,0 +1,45 @@
+// Server-sent events: `event: <kind>\ndata: <json>\nid: <id>\n\n`, with `Content-Location` (the
+// run) and `Location` (its resumable stream) headers, and a heartbeat comment every few seconds
+// so the official client's reconnect watchdog arms.
+import type { Request, Response } from "express";
+import type { RunEvent } from "../queue/types";
+
+const HEARTBEAT_MS = 5_000;
+
+export async function sendEventStream(
+  req: Request,
+  res: Response,
+  location: { threadId: string; runId: string },
+  events: (signal: AbortSignal) => AsyncIterable<RunEvent>,
+  onDisconnect?: () => void,
+): Promise<void> {
+  const controller = new AbortController();
+  let finished = false;
+  res.on("close", () => {
+    if (!finished) {
+      controller.abort();
+      onDisconnect?.();
+    }
+  });
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream",
+    "Cache-Control": "no-store",
+    Connection: "keep-alive",
+    "X-Accel-Buffering": "no",
+    "Content-Location": `/threads/${location.threadId}/runs/${location.runId}`,
+    Location: `/threads/${location.threadId}/runs/${location.runId}/stream`,
+  });
+  res.flushHeaders();
+  const heartbeat = setInterval(() => res.write(": heartbeat\n\n"), HEARTBEAT_MS);
+  try {
+    for await (const event of events(controller.signal)) {
+      res.write(`event: ${event.event}\ndata: ${event.data}\nid: ${event.id}\n\n`);
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) req.log.error({ err: error }, "event stream failed");
+  } finally {
+    finished = true;
+    clearInterval(heartbeat);
+    res.end();
+  }
+}

@@ -1,0 +1,141 @@
+// Builds the runtime's domain: database, checkpointer, graphs, queue, event log, services and
+// (optionally) in-process workers. Shared by the API process (main.ts), worker processes
+// (worker.ts) and tests, so all three run the same code.
+import { RuntimeCheckpointer } from "./graphs/checkpointer";
+import type { Logger } from "@lgp/server-kit";
+import pg from "pg";
+import { AssistantRepository } from "./assistants/repository";
+import { AssistantService } from "./assistants/service";
+import type { AgentRuntimeConfig } from "./config";
+import { createDb, type Db } from "./db";
+import { GraphRegistry } from "./graphs/registry";
+import { MemoryControlBus, MemoryEventLog, MemoryRunQueue } from "./queue/memory";
+import { RedisControlBus, RedisEventLog, RedisRunQueue } from "./queue/redis";
+import type { ControlBus, EventLog, RunQueue } from "./queue/types";
+import { RunExecutor } from "./runs/executor";
+import { RunRepository } from "./runs/repository";
+import { RunService } from "./runs/service";
+import { CHECKPOINT_SCHEMA, CheckpointTables } from "./threads/checkpoints";
+import { ThreadRepository } from "./threads/repository";
+import { ThreadService } from "./threads/service";
+
+export interface Runtime {
+  config: AgentRuntimeConfig;
+  db: Db;
+  checkpointer: RuntimeCheckpointer;
+  graphs: GraphRegistry;
+  queue: RunQueue;
+  events: EventLog;
+  control: ControlBus;
+  assistants: AssistantService;
+  threads: ThreadService;
+  threadRepository: ThreadRepository;
+  runRepository: RunRepository;
+  runs: RunService;
+  executor: RunExecutor;
+  /** Starts `n` queue workers in this process. */
+  startWorkers(n: number): void;
+  close(): Promise<void>;
+}
+
+/** Creates the checkpointer's tables once, even when several processes start together. */
+async function setupCheckpointer(pool: pg.Pool, saver: RuntimeCheckpointer): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext('lgp-checkpointer-setup'))");
+    try {
+      await saver.setup();
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext('lgp-checkpointer-setup'))");
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** Pending runs nothing would wake (a process died between two steps) are re-queued this often. */
+const ORPHAN_SWEEP_MS = 30_000;
+
+export async function createRuntime(config: AgentRuntimeConfig, logger: Logger): Promise<Runtime> {
+  const db = createDb(config.DATABASE_URL);
+  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: config.CHECKPOINT_POOL_SIZE });
+  pool.on("error", (error) => logger.error({ err: error }, "checkpointer pool error"));
+  const checkpointer = new RuntimeCheckpointer(pool, undefined, { schema: CHECKPOINT_SCHEMA });
+  const closers: (() => Promise<unknown>)[] = [() => pool.end(), () => db.$disconnect()];
+  try {
+    await setupCheckpointer(pool, checkpointer);
+    const graphs = await GraphRegistry.load(config.LANGGRAPH_CONFIG, checkpointer);
+
+    let queue: RunQueue;
+    let events: EventLog;
+    let control: ControlBus;
+    if (config.REDIS_URL) {
+      queue = new RedisRunQueue(config.REDIS_URL, config.REDIS_PREFIX, logger);
+      events = new RedisEventLog(config.REDIS_URL, config.REDIS_PREFIX);
+      control = new RedisControlBus(config.REDIS_URL, config.REDIS_PREFIX);
+    } else {
+      queue = new MemoryRunQueue();
+      events = new MemoryEventLog();
+      control = new MemoryControlBus();
+    }
+    closers.unshift(
+      () => queue.close(),
+      () => events.close(),
+      () => control.close(),
+    );
+
+    const checkpoints = new CheckpointTables(db);
+    const assistantRepository = new AssistantRepository(db);
+    const threadRepository = new ThreadRepository(db);
+    const runRepository = new RunRepository(db);
+    const assistants = new AssistantService(assistantRepository, graphs);
+    const threads = new ThreadService(threadRepository, graphs, checkpoints);
+    const runs = new RunService({ runs: runRepository, threads: threadRepository, assistants, queue, events, control });
+    const executor = new RunExecutor({ runs: runRepository, graphs, events, queue, control, checkpoints, logger });
+    await assistants.ensureDefaults();
+
+    let sweeper: NodeJS.Timeout | undefined;
+    const runtime: Runtime = {
+      config,
+      db,
+      checkpointer,
+      graphs,
+      queue,
+      events,
+      control,
+      assistants,
+      threads,
+      threadRepository,
+      runRepository,
+      runs,
+      executor,
+      startWorkers(n: number) {
+        if (n <= 0) return;
+        queue.startWorkers(n, executor.handle);
+        sweeper ??= setInterval(() => {
+          void runRepository
+            .orphans(ORPHAN_SWEEP_MS)
+            .then((orphans) =>
+              Promise.all(orphans.map((run) => queue.enqueue({ runId: run.run_id, threadId: run.thread_id }))),
+            )
+            .catch((error) => logger.warn({ err: error }, "orphan sweep failed"));
+        }, ORPHAN_SWEEP_MS);
+        sweeper.unref();
+      },
+      async close() {
+        if (sweeper) clearInterval(sweeper);
+        for (const close of closers) {
+          try {
+            await close();
+          } catch (error) {
+            logger.error({ err: error }, "error while closing the runtime");
+          }
+        }
+      },
+    };
+    return runtime;
+  } catch (error) {
+    for (const close of closers) await close().catch(() => undefined);
+    throw error;
+  }
+}

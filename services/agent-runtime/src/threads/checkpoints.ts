@@ -1,0 +1,50 @@
+// Whole-thread operations on the checkpointer's tables that the saver has no method for.
+import { Prisma } from "../generated/prisma/client";
+import type { Db } from "../db";
+
+/** The PostgreSQL schema holding the checkpointer's tables (apart from the Prisma models). */
+export const CHECKPOINT_SCHEMA = "langgraph";
+
+const table = (name: string) => Prisma.raw(`"${CHECKPOINT_SCHEMA}"."${name}"`);
+
+export class CheckpointTables {
+  constructor(private readonly db: Db) {}
+
+  /** Copies every checkpoint, blob and pending write of a thread to another thread id. */
+  async copyThread(from: string, to: string): Promise<void> {
+    await this.db.$transaction([
+      this.db.$executeRaw`
+        INSERT INTO ${table("checkpoints")} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
+        SELECT ${to}, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint,
+               CASE WHEN metadata ? 'thread_id' THEN jsonb_set(metadata, '{thread_id}', to_jsonb(${to}::text)) ELSE metadata END
+        FROM ${table("checkpoints")} WHERE thread_id = ${from}`,
+      this.db.$executeRaw`
+        INSERT INTO ${table("checkpoint_blobs")} (thread_id, checkpoint_ns, channel, version, type, blob)
+        SELECT ${to}, checkpoint_ns, channel, version, type, blob FROM ${table("checkpoint_blobs")} WHERE thread_id = ${from}`,
+      this.db.$executeRaw`
+        INSERT INTO ${table("checkpoint_writes")} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+        SELECT ${to}, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob
+        FROM ${table("checkpoint_writes")} WHERE thread_id = ${from}`,
+    ]);
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    await this.db.$transaction([
+      this.db.$executeRaw`DELETE FROM ${table("checkpoints")} WHERE thread_id = ${threadId}`,
+      this.db.$executeRaw`DELETE FROM ${table("checkpoint_blobs")} WHERE thread_id = ${threadId}`,
+      this.db.$executeRaw`DELETE FROM ${table("checkpoint_writes")} WHERE thread_id = ${threadId}`,
+    ]);
+  }
+
+  /** Deletes the checkpoints a run wrote (rollback). */
+  async deleteRunCheckpoints(threadId: string, runId: string): Promise<void> {
+    await this.db.$transaction([
+      this.db.$executeRaw`
+        DELETE FROM ${table("checkpoint_writes")} w USING ${table("checkpoints")} c
+        WHERE c.thread_id = ${threadId} AND c.metadata->>'run_id' = ${runId}
+          AND w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id`,
+      this.db.$executeRaw`
+        DELETE FROM ${table("checkpoints")} WHERE thread_id = ${threadId} AND metadata->>'run_id' = ${runId}`,
+    ]);
+  }
+}

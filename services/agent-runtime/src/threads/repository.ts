@@ -1,0 +1,124 @@
+// Thread rows. `values`/`interrupts` mirror the latest checkpoint so search can filter on them.
+import { Prisma } from "../generated/prisma/client";
+import type { Db } from "../db";
+
+export type ThreadStatus = "idle" | "busy" | "interrupted" | "error";
+
+export interface ThreadRow {
+  thread_id: string;
+  status: ThreadStatus;
+  metadata: Record<string, unknown>;
+  config: Record<string, unknown>;
+  values: Record<string, unknown> | null;
+  interrupts: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ThreadFilter {
+  status?: ThreadStatus;
+  metadata?: Record<string, unknown>;
+  values?: Record<string, unknown>;
+  ids?: string[];
+}
+
+const SORT_COLUMNS = {
+  thread_id: Prisma.sql`thread_id`,
+  status: Prisma.sql`status`,
+  created_at: Prisma.sql`created_at`,
+  updated_at: Prisma.sql`updated_at`,
+} as const;
+
+export type ThreadSortBy = keyof typeof SORT_COLUMNS;
+
+function where(filter: ThreadFilter): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
+  if (filter.status) conditions.push(Prisma.sql`status = ${filter.status}`);
+  if (filter.metadata && Object.keys(filter.metadata).length) {
+    conditions.push(Prisma.sql`metadata @> ${JSON.stringify(filter.metadata)}::jsonb`);
+  }
+  if (filter.values && Object.keys(filter.values).length) {
+    conditions.push(Prisma.sql`"values" @> ${JSON.stringify(filter.values)}::jsonb`);
+  }
+  if (filter.ids) {
+    if (!filter.ids.length) conditions.push(Prisma.sql`FALSE`);
+    else conditions.push(Prisma.sql`thread_id IN (${Prisma.join(filter.ids.map((id) => Prisma.sql`${id}::uuid`))})`);
+  }
+  return Prisma.join(conditions, " AND ");
+}
+
+export class ThreadRepository {
+  constructor(private readonly db: Db) {}
+
+  async find(threadId: string): Promise<ThreadRow | undefined> {
+    const rows = await this.db.$queryRaw<ThreadRow[]>`SELECT * FROM threads WHERE thread_id = ${threadId}::uuid`;
+    return rows[0];
+  }
+
+  /** Inserts a thread; undefined when the id is taken. */
+  async insert(thread: {
+    threadId: string;
+    metadata: object;
+    config?: object;
+    status?: ThreadStatus;
+    values?: object | null;
+  }): Promise<ThreadRow | undefined> {
+    const rows = await this.db.$queryRaw<ThreadRow[]>`
+      INSERT INTO threads (thread_id, metadata, config, status, "values")
+      VALUES (${thread.threadId}::uuid, ${JSON.stringify(thread.metadata)}::jsonb, ${JSON.stringify(thread.config ?? {})}::jsonb,
+              ${thread.status ?? "idle"}, ${thread.values == null ? null : JSON.stringify(thread.values)}::jsonb)
+      ON CONFLICT (thread_id) DO NOTHING RETURNING *`;
+    return rows[0];
+  }
+
+  async mergeMetadata(threadId: string, metadata: object): Promise<ThreadRow | undefined> {
+    const rows = await this.db.$queryRaw<ThreadRow[]>`
+      UPDATE threads SET metadata = metadata || ${JSON.stringify(metadata)}::jsonb, updated_at = now()
+      WHERE thread_id = ${threadId}::uuid RETURNING *`;
+    return rows[0];
+  }
+
+  /** Records the latest state (after a state update or a run). */
+  async setState(
+    threadId: string,
+    state: { values: object | null; interrupts: object; status?: ThreadStatus },
+  ): Promise<void> {
+    await this.db.$executeRaw`
+      UPDATE threads SET "values" = ${state.values == null ? null : JSON.stringify(state.values)}::jsonb,
+        interrupts = ${JSON.stringify(state.interrupts)}::jsonb,
+        status = COALESCE(${state.status ?? null}, status), updated_at = now()
+      WHERE thread_id = ${threadId}::uuid`;
+  }
+
+  async delete(threadId: string): Promise<boolean> {
+    return (await this.db.$executeRaw`DELETE FROM threads WHERE thread_id = ${threadId}::uuid`) > 0;
+  }
+
+  async idsWithMetadata(metadata: object): Promise<string[]> {
+    const rows = await this.db.$queryRaw<{ thread_id: string }[]>`
+      SELECT thread_id FROM threads WHERE metadata @> ${JSON.stringify(metadata)}::jsonb`;
+    return rows.map((row) => row.thread_id);
+  }
+
+  async search(
+    filter: ThreadFilter,
+    options: { limit: number; offset: number; sortBy: ThreadSortBy; sortOrder: "asc" | "desc" },
+  ): Promise<{ rows: ThreadRow[]; total: number }> {
+    const order = options.sortOrder === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+    const [rows, total] = await Promise.all([
+      this.db.$queryRaw<ThreadRow[]>`
+        SELECT * FROM threads WHERE ${where(filter)}
+        ORDER BY ${SORT_COLUMNS[options.sortBy]} ${order}, thread_id ${order}
+        LIMIT ${options.limit} OFFSET ${options.offset}`,
+      this.count(filter),
+    ]);
+    return { rows, total };
+  }
+
+  async count(filter: ThreadFilter): Promise<number> {
+    const rows = await this.db.$queryRaw<
+      { count: bigint }[]
+    >`SELECT COUNT(*) AS count FROM threads WHERE ${where(filter)}`;
+    return Number(rows[0].count);
+  }
+}

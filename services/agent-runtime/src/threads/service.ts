@@ -1,0 +1,228 @@
+// Threads: rows in PostgreSQL, state in the checkpointer (read through the thread's graph).
+import type { AgentRuntime } from "@lgp/contracts";
+import { ConflictError, NotFoundError, invalid } from "@lgp/server-kit";
+import { toPlain } from "../common/serde";
+import type { GraphRegistry } from "../graphs/registry";
+import type { CheckpointTables } from "./checkpoints";
+import type { ThreadFilter, ThreadRepository, ThreadRow, ThreadSortBy, ThreadStatus } from "./repository";
+import { emptyState, interruptsOf, toThreadState, type ThreadState } from "./state";
+
+type Schemas = AgentRuntime.components["schemas"];
+export type Thread = Schemas["Thread"];
+type ThreadCreate = Schemas["ThreadCreate"];
+type ThreadSearch = Schemas["ThreadSearch"];
+type ThreadStateUpdate = Schemas["ThreadStateUpdate"];
+type ThreadHistoryQuery = Schemas["ThreadHistoryQuery"];
+type CheckpointInput = Schemas["CheckpointInput"];
+
+export function toThread(row: ThreadRow): Thread {
+  return {
+    thread_id: row.thread_id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    metadata: row.metadata,
+    status: row.status,
+    config: row.config,
+    values: row.values ?? {},
+    interrupts: row.interrupts ?? {},
+  };
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export class ThreadService {
+  constructor(
+    private readonly repository: ThreadRepository,
+    private readonly graphs: GraphRegistry,
+    private readonly checkpoints: CheckpointTables,
+  ) {}
+
+  async require(threadId: string): Promise<ThreadRow> {
+    const row = await this.repository.find(threadId);
+    if (!row) throw new NotFoundError(`Thread "${threadId}" not found`);
+    return row;
+  }
+
+  private graphIdOf(row: ThreadRow): string | undefined {
+    const graphId = row.metadata?.graph_id;
+    return typeof graphId === "string" && this.graphs.has(graphId) ? graphId : undefined;
+  }
+
+  private async graphFor(row: ThreadRow): Promise<any | undefined> {
+    const graphId = this.graphIdOf(row);
+    return graphId
+      ? this.graphs.get(graphId, {
+          configurable: { thread_id: row.thread_id, ...(row.config?.configurable as object) },
+        })
+      : undefined;
+  }
+
+  private configFor(threadId: string, checkpoint?: CheckpointInput | null, checkpointId?: string): Record<string, any> {
+    return {
+      configurable: {
+        thread_id: threadId,
+        checkpoint_ns: checkpoint?.checkpoint_ns ?? "",
+        ...(checkpoint?.checkpoint_id || checkpointId
+          ? { checkpoint_id: checkpoint?.checkpoint_id ?? checkpointId }
+          : {}),
+        ...(checkpoint?.checkpoint_map ? { checkpoint_map: checkpoint.checkpoint_map } : {}),
+      },
+    };
+  }
+
+  async create(body: ThreadCreate): Promise<Thread> {
+    const threadId = body.thread_id?.toLowerCase() ?? crypto.randomUUID();
+    const metadata = { ...(body.metadata ?? {}) };
+    const graphId = typeof metadata.graph_id === "string" ? metadata.graph_id : undefined;
+    if (graphId && !this.graphs.has(graphId)) throw new NotFoundError(`Graph "${graphId}" not found`);
+    if (body.supersteps?.length && !graphId) {
+      throw invalid(["body", "metadata", "graph_id"], "supersteps need metadata.graph_id to name the thread's graph");
+    }
+    const row = await this.repository.insert({ threadId, metadata });
+    if (!row) {
+      if (body.if_exists === "do_nothing") return toThread(await this.require(threadId));
+      throw new ConflictError(`Thread "${threadId}" already exists`);
+    }
+    if (body.supersteps?.length && graphId) {
+      try {
+        const graph = await this.graphFor(row);
+        await graph.bulkUpdateState(
+          this.configFor(threadId),
+          body.supersteps.map((step) => ({
+            updates: step.updates.map((update) => ({ values: update.values, asNode: update.as_node })),
+          })),
+        );
+      } catch (error) {
+        await this.repository.delete(threadId);
+        await this.checkpoints.deleteThread(threadId);
+        throw invalid(["body", "supersteps"], (error as Error).message);
+      }
+      await this.refreshState(threadId);
+      return toThread(await this.require(threadId));
+    }
+    return toThread(row);
+  }
+
+  async get(threadId: string): Promise<Thread> {
+    return toThread(await this.require(threadId));
+  }
+
+  async update(threadId: string, metadata: object | undefined): Promise<Thread> {
+    const row = await this.repository.mergeMetadata(threadId, metadata ?? {});
+    if (!row) throw new NotFoundError(`Thread "${threadId}" not found`);
+    return toThread(row);
+  }
+
+  async delete(threadId: string): Promise<void> {
+    if (!(await this.repository.delete(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
+    await this.checkpoints.deleteThread(threadId);
+  }
+
+  async search(query: ThreadSearch): Promise<{ threads: Thread[]; total: number; next: number | null }> {
+    const limit = query.limit ?? 10;
+    const offset = query.offset ?? 0;
+    const { rows, total } = await this.repository.search(
+      { status: query.status, metadata: query.metadata, values: query.values, ids: query.ids },
+      { limit, offset, sortBy: (query.sort_by ?? "created_at") as ThreadSortBy, sortOrder: query.sort_order ?? "desc" },
+    );
+    return { threads: rows.map(toThread), total, next: offset + rows.length < total ? offset + rows.length : null };
+  }
+
+  async count(filter: ThreadFilter): Promise<number> {
+    return this.repository.count(filter);
+  }
+
+  /** A new thread with the same metadata and the whole checkpoint history. */
+  async copy(threadId: string): Promise<Thread> {
+    const source = await this.require(threadId);
+    const copyId = crypto.randomUUID();
+    const row = await this.repository.insert({
+      threadId: copyId,
+      metadata: source.metadata,
+      config: source.config,
+      status: source.status === "busy" ? "idle" : source.status,
+      values: source.values,
+    });
+    if (!row) throw new ConflictError("Thread id collision; retry");
+    await this.checkpoints.copyThread(threadId, copyId);
+    await this.refreshState(copyId);
+    return toThread(await this.require(copyId));
+  }
+
+  async state(threadId: string, checkpoint?: CheckpointInput | string, subgraphs = false): Promise<ThreadState> {
+    const row = await this.require(threadId);
+    const graph = await this.graphFor(row);
+    if (!graph) return emptyState();
+    const config =
+      typeof checkpoint === "string"
+        ? this.configFor(threadId, null, checkpoint)
+        : this.configFor(threadId, checkpoint);
+    const snapshot = await graph.getState(config, { subgraphs });
+    if (config.configurable.checkpoint_id && !snapshot.config?.configurable?.checkpoint_id) {
+      throw new NotFoundError(`Checkpoint "${config.configurable.checkpoint_id}" not found`);
+    }
+    if (!snapshot.config?.configurable?.checkpoint_id) return emptyState();
+    return toThreadState(snapshot);
+  }
+
+  async history(threadId: string, query: ThreadHistoryQuery): Promise<ThreadState[]> {
+    const row = await this.require(threadId);
+    const graph = await this.graphFor(row);
+    if (!graph) return [];
+    const before =
+      typeof query.before === "string"
+        ? { configurable: { checkpoint_id: query.before } }
+        : query.before?.checkpoint_id
+          ? { configurable: { checkpoint_id: query.before.checkpoint_id } }
+          : undefined;
+    const states: ThreadState[] = [];
+    for await (const snapshot of graph.getStateHistory(this.configFor(threadId, query.checkpoint), {
+      limit: query.limit ?? 10,
+      before,
+      filter: query.metadata && Object.keys(query.metadata).length ? query.metadata : undefined,
+    })) {
+      states.push(toThreadState(snapshot));
+    }
+    return states;
+  }
+
+  /** Writes values as `as_node` (409 while a run is active on the thread). */
+  async updateState(threadId: string, body: ThreadStateUpdate): Promise<{ checkpoint: object }> {
+    const row = await this.require(threadId);
+    if (row.status === "busy") throw new ConflictError(`Thread "${threadId}" is busy with a run`);
+    const graph = await this.graphFor(row);
+    if (!graph) throw invalid(["path", "thread_id"], "the thread has no graph yet (no run, no metadata.graph_id)");
+    let next;
+    try {
+      next = await graph.updateState(
+        this.configFor(threadId, body.checkpoint, body.checkpoint_id),
+        body.values ?? null,
+        body.as_node,
+      );
+    } catch (error) {
+      throw invalid(["body"], (error as Error).message);
+    }
+    await this.refreshState(threadId);
+    return { checkpoint: toPlain(next.configurable) as object };
+  }
+
+  /** Mirrors the latest checkpoint's values and interrupts onto the thread row. */
+  async refreshState(threadId: string, status?: ThreadStatus): Promise<void> {
+    const row = await this.require(threadId);
+    const graph = await this.graphFor(row);
+    if (!graph) return;
+    const snapshot = await graph.getState(this.configFor(threadId));
+    const interrupts = interruptsOf(snapshot);
+    await this.repository.setState(threadId, {
+      values: toPlain(snapshot.values ?? {}),
+      interrupts,
+      status: status ?? (row.status === "busy" ? undefined : Object.keys(interrupts).length ? "interrupted" : "idle"),
+    });
+  }
+
+  async deleteByMetadata(metadata: object): Promise<void> {
+    for (const threadId of await this.repository.idsWithMetadata(metadata)) {
+      await this.repository.delete(threadId);
+      await this.checkpoints.deleteThread(threadId);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+// LangGraph StateSnapshot -> the ThreadState the official client reads.
+import type { AgentRuntime } from "@lgp/contracts";
+import { toPlain } from "../common/serde";
+
+export type ThreadState = AgentRuntime.components["schemas"]["ThreadState"];
+type CheckpointRef = AgentRuntime.components["schemas"]["CheckpointRef"];
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+function checkpointOf(config: any): CheckpointRef | null {
+  const configurable = config?.configurable;
+  if (!configurable?.checkpoint_id) return null;
+  return {
+    thread_id: String(configurable.thread_id),
+    checkpoint_ns: String(configurable.checkpoint_ns ?? ""),
+    checkpoint_id: String(configurable.checkpoint_id),
+    checkpoint_map: configurable.checkpoint_map ?? null,
+  };
+}
+
+function errorText(error: unknown): string | null {
+  if (error == null) return null;
+  if (typeof error === "string") return error;
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  const candidate = error as { message?: string };
+  return candidate.message ?? JSON.stringify(error);
+}
+
+export function toThreadState(snapshot: any): ThreadState {
+  const tasks = (snapshot.tasks ?? []).map((task: any) => {
+    const nested = task.state && "values" in task.state && "next" in task.state ? toThreadState(task.state) : null;
+    return {
+      id: task.id,
+      name: task.name,
+      error: errorText(task.error),
+      interrupts: toPlain(task.interrupts ?? []),
+      checkpoint: nested ? null : (checkpointOf(task.state) as object | null),
+      state: nested,
+      result: task.result === undefined ? null : toPlain(task.result),
+    };
+  });
+  const checkpoint = checkpointOf(snapshot.config);
+  const parent = checkpointOf(snapshot.parentConfig);
+  return {
+    values: toPlain(snapshot.values ?? {}),
+    next: [...(snapshot.next ?? [])],
+    tasks,
+    metadata: toPlain(snapshot.metadata ?? {}),
+    created_at: snapshot.createdAt ?? null,
+    checkpoint,
+    parent_checkpoint: parent,
+    checkpoint_id: checkpoint?.checkpoint_id ?? null,
+    parent_checkpoint_id: parent?.checkpoint_id ?? null,
+    interrupts: tasks.flatMap((task: { interrupts: unknown[] }) => task.interrupts),
+  };
+}
+
+/** Pending interrupts of a snapshot keyed by task id (the thread's `interrupts` field). */
+export function interruptsOf(snapshot: any): Record<string, unknown[]> {
+  const result: Record<string, unknown[]> = {};
+  for (const task of snapshot?.tasks ?? []) {
+    if (task.interrupts?.length) result[task.id] = toPlain(task.interrupts);
+  }
+  return result;
+}
+
+/** An empty state for a thread that has no checkpoint yet. */
+export function emptyState(): ThreadState {
+  return {
+    values: {},
+    next: [],
+    tasks: [],
+    metadata: {},
+    created_at: null,
+    checkpoint: null,
+    parent_checkpoint: null,
+    checkpoint_id: null,
+    parent_checkpoint_id: null,
+    interrupts: [],
+  };
+}

@@ -1,0 +1,25 @@
+// A queue worker process: executes runs from the deployment's BullMQ queue (no HTTP API).
+// `npm run worker -w services/agent-runtime`; needs REDIS_URL. WORKERS sets its concurrency.
+import { ConfigError, createLifecycle, createLogger, ensureDatabase, migrate, runMain } from "@lgp/server-kit";
+import { loadAgentRuntimeConfig } from "./config";
+import { MIGRATIONS_DIR } from "./main";
+import { createRuntime } from "./runtime";
+
+async function main(): Promise<void> {
+  const config = loadAgentRuntimeConfig();
+  if (!config.REDIS_URL)
+    throw new ConfigError(
+      "invalid REDIS_URL: a worker process needs Redis (the in-process queue lives in the API process)",
+    );
+  const logger = createLogger("agent-runtime-worker", config.LOG_LEVEL);
+  await ensureDatabase(config.DATABASE_URL);
+  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, (message) => logger.info(message));
+  const runtime = await createRuntime(config, logger);
+  runtime.startWorkers(Math.max(config.WORKERS, 1));
+  const lifecycle = createLifecycle(logger);
+  lifecycle.onShutdown(() => runtime.close());
+  lifecycle.handleSignals();
+  logger.info({ concurrency: Math.max(config.WORKERS, 1) }, "agent runtime worker started");
+}
+
+if (require.main === module) runMain(main);

@@ -1,0 +1,94 @@
+// Test harness: a real agent runtime (app + runtime) on a loopback port, with its own database
+// and (in Redis mode) its own key prefix, driven through the official client.
+import { randomBytes } from "node:crypto";
+import type { Server } from "node:http";
+import path from "node:path";
+import type { Client as SdkClient } from "@langchain/langgraph-sdk";
+import { createLogger } from "@lgp/server-kit";
+import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
+import { createAgentRuntimeApp } from "../../src/app";
+import { loadAgentRuntimeConfig, type AgentRuntimeConfig } from "../../src/config";
+import { createRuntime, type Runtime } from "../../src/runtime";
+
+// The official client, loaded by Node itself: its CommonJS build requires ESM-only packages
+// (p-retry), which Node 20.19+ loads natively but jest's module registry cannot; so it is loaded
+// with Node's own require, outside jest's registry (jest replaces `module.createRequire`, not
+// `process.getBuiltinModule`).
+const nodeModule = (
+  process as unknown as { getBuiltinModule(id: string): typeof import("node:module") }
+).getBuiltinModule("node:module");
+const nativeRequire = nodeModule.createRequire(__filename);
+export const { Client } = nativeRequire("@langchain/langgraph-sdk") as typeof import("@langchain/langgraph-sdk");
+export type Client = SdkClient;
+
+export const EXAMPLES_CONFIG = path.resolve(__dirname, "../../../../examples/langgraph.json");
+
+export interface RunningRuntime {
+  url: string;
+  client: Client;
+  runtime: Runtime;
+  config: AgentRuntimeConfig;
+  close(): Promise<void>;
+}
+
+export function randomPrefix(): string {
+  return `lgp-test-${randomBytes(4).toString("hex")}`;
+}
+
+/** Starts a runtime on an existing database (so a test can restart one on the same data). */
+export async function startRuntime(
+  databaseUrl: string,
+  options: { redis?: boolean; prefix?: string; workers?: number; env?: Record<string, string> } = {},
+): Promise<RunningRuntime> {
+  const config = loadAgentRuntimeConfig({
+    DATABASE_URL: databaseUrl,
+    LANGGRAPH_CONFIG: EXAMPLES_CONFIG,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    WORKERS: String(options.workers ?? 2),
+    CHECKPOINT_POOL_SIZE: "5",
+    ...(options.redis ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: options.prefix ?? randomPrefix() } : {}),
+    ...options.env,
+  });
+  const logger = createLogger("agent-runtime-test", config.LOG_LEVEL);
+  const runtime = await createRuntime(config, logger);
+  runtime.startWorkers(config.WORKERS);
+  const app = createAgentRuntimeApp({ config, db: runtime.db, logger, runtime });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const address = server.address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    url,
+    client: new Client({ apiUrl: url, callerOptions: { maxRetries: 0 } }),
+    runtime,
+    config,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await runtime.close();
+    },
+  };
+}
+
+export async function startTestRuntime(
+  options: { redis?: boolean; workers?: number } = {},
+): Promise<RunningRuntime & { database: TestDatabase }> {
+  const database = await createTestDatabase("agent-runtime");
+  const running = await startRuntime(database.url, options);
+  return {
+    ...running,
+    database,
+    async close() {
+      await running.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Collects a stream of the official client into an array. */
+export async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of stream) items.push(item);
+  return items;
+}
