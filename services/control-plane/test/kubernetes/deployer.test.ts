@@ -15,8 +15,6 @@ import { KubernetesDeployer, createKubernetesDeployer } from "../../src/deployer
 import { loadControlPlaneConfig } from "../../src/config";
 import { FakeApiServer } from "./fake-apiserver";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- objects are Kubernetes JSON */
-
 const PG_SERVER = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 class MemoryLog implements RevisionLog {
