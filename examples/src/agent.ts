@@ -1,10 +1,11 @@
 // The echo agent: one node that answers the last message with `${prefix}${text}`.
 import { AIMessage } from "@langchain/core/messages";
-import { Annotation, MessagesAnnotation, StateGraph } from "@langchain/langgraph";
+import { MessagesAnnotation, StateGraph } from "@langchain/langgraph";
+import { z } from "zod";
 
 /** Run context: `reply_prefix` replaces the default "echo: " prefix. */
-export const ContextAnnotation = Annotation.Root({
-  reply_prefix: Annotation<string | undefined>,
+export const ContextSchema = z.object({
+  reply_prefix: z.string().optional().describe('Prefix of the reply (default "echo: ")'),
 });
 
 function textOf(content: unknown): string {
@@ -15,7 +16,7 @@ function textOf(content: unknown): string {
   return "";
 }
 
-export const graph = new StateGraph(MessagesAnnotation, ContextAnnotation)
+export const graph = new StateGraph(MessagesAnnotation, ContextSchema)
   .addNode("agent", (state, runtime) => {
     const last = state.messages.at(-1);
     const prefix = runtime?.context?.reply_prefix ?? "echo: ";

@@ -1075,7 +1075,9 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Assistant"][];
+          "application/json": {
+            [key: string]: unknown;
+          }[];
         };
       };
       422: components["responses"]["ValidationError"];
@@ -1518,7 +1520,9 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Thread"][];
+          "application/json": {
+            [key: string]: unknown;
+          }[];
         };
       };
       422: components["responses"]["ValidationError"];

@@ -1,4 +1,5 @@
 // The graph and schema views of GET /assistants/{id}/graph and /schemas.
+import { toJSONSchema } from "zod";
 import type { CompiledGraph } from "./registry";
 
 export async function drawGraph(
@@ -36,12 +37,23 @@ export function graphSchemas(graphId: string, graph: CompiledGraph): Record<stri
   const inputKeys = keysOf(builder._inputDefinition);
   const outputKeys = keysOf(builder._outputDefinition);
   const contextKeys = keysOf(builder._configSchema ?? builder._configRuntimeSchema);
+  let contextSchema: object = objectSchema(`${graphId}_context`, contextKeys);
+  if (builder._configRuntimeSchema) {
+    try {
+      contextSchema = {
+        title: `${graphId}_context`,
+        ...toJSONSchema(builder._configRuntimeSchema, { unrepresentable: "any" }),
+      };
+    } catch {
+      // A schema zod cannot express as JSON Schema keeps the field-level view.
+    }
+  }
   return {
     graph_id: graphId,
     state_schema: objectSchema(graphId, stateKeys),
     input_schema: objectSchema(`${graphId}_input`, inputKeys.length ? inputKeys : stateKeys),
     output_schema: objectSchema(`${graphId}_output`, outputKeys.length ? outputKeys : stateKeys),
     config_schema: objectSchema(`${graphId}_config`, []),
-    context_schema: objectSchema(`${graphId}_context`, contextKeys),
+    context_schema: contextSchema,
   };
 }

@@ -117,14 +117,21 @@ export class ThreadService {
     await this.checkpoints.deleteThread(threadId);
   }
 
-  async search(query: ThreadSearch): Promise<{ threads: Thread[]; total: number; next: number | null }> {
+  async search(query: ThreadSearch): Promise<{ threads: Partial<Thread>[]; total: number; next: number | null }> {
     const limit = query.limit ?? 10;
     const offset = query.offset ?? 0;
     const { rows, total } = await this.repository.search(
       { status: query.status, metadata: query.metadata, values: query.values, ids: query.ids },
       { limit, offset, sortBy: (query.sort_by ?? "created_at") as ThreadSortBy, sortOrder: query.sort_order ?? "desc" },
     );
-    return { threads: rows.map(toThread), total, next: offset + rows.length < total ? offset + rows.length : null };
+    const threads = rows
+      .map(toThread)
+      .map((thread) =>
+        query.select?.length
+          ? (Object.fromEntries(query.select.map((key) => [key, thread[key as keyof Thread]])) as Partial<Thread>)
+          : thread,
+      );
+    return { threads, total, next: offset + rows.length < total ? offset + rows.length : null };
   }
 
   async count(filter: ThreadFilter): Promise<number> {
@@ -157,10 +164,11 @@ export class ThreadService {
         ? this.configFor(threadId, null, checkpoint)
         : this.configFor(threadId, checkpoint);
     const snapshot = await graph.getState(config, { subgraphs });
-    if (config.configurable.checkpoint_id && !snapshot.config?.configurable?.checkpoint_id) {
+    // A missing checkpoint comes back as an empty snapshot (no creation time).
+    if (config.configurable.checkpoint_id && !snapshot.createdAt) {
       throw new NotFoundError(`Checkpoint "${config.configurable.checkpoint_id}" not found`);
     }
-    if (!snapshot.config?.configurable?.checkpoint_id) return emptyState();
+    if (!snapshot.config?.configurable?.checkpoint_id || !snapshot.createdAt) return emptyState();
     return toThreadState(snapshot);
   }
 
