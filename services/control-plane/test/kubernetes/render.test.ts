@@ -8,6 +8,8 @@ import {
 } from "../../src/deployers/kubernetes/render";
 import { cpuQuantity, memoryQuantity } from "../../src/deployers/kubernetes/resource-spec";
 import { validateManifest } from "./schemas";
+// The packaging must fit the runtime it runs: the rendered environment is checked against its schema.
+import { loadAgentRuntimeConfig } from "../../../agent-runtime/src/config";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- manifests are inspected as plain JSON */
 
@@ -204,7 +206,8 @@ describe("renderRevision mapping", () => {
       LGP_DEPLOYMENT_ID: DEPLOYMENT_ID,
       LGP_REVISION_ID: REVISION_ID,
     });
-    expect(env(queueContainer)).toMatchObject({ WORKERS: "1" });
+    expect(env(queueContainer)).toMatchObject({ WORKERS: "10", REDIS_PREFIX: `lgp:${DEPLOYMENT_ID}` });
+    expect(env(apiContainer).REDIS_PREFIX).toBe(`lgp:${DEPLOYMENT_ID}`);
     expect(apiContainer.readinessProbe.httpGet).toEqual({ path: "/ok", port: "http" });
     expect(queueContainer.command).toEqual(["node", "--import", "tsx", "services/agent-runtime/src/worker.ts"]);
     expect(queueContainer.ports).toBeUndefined();
@@ -228,6 +231,11 @@ describe("renderRevision mapping", () => {
       REDIS_URL: "redis://redis:6379/0",
     });
     expect(manifests[0]).toBe(secret);
+    for (const container of [apiContainer, queueContainer]) {
+      const runtime = loadAgentRuntimeConfig({ ...decoded, ...env(container) });
+      expect(runtime.PORT).toBe(8000);
+      expect(runtime.WORKERS).toBe(container === apiContainer ? 0 : 10);
+    }
     expect(JSON.stringify(manifests)).not.toContain("sk-test");
   });
 

@@ -14,6 +14,8 @@ import {
 export const RUNTIME_PORT = 8000;
 /** Where a source revision's project is checked out inside the pod. */
 export const PROJECT_DIR = "/project";
+/** Runs one queue-worker pod executes at a time (runs mostly wait on model calls). */
+export const QUEUE_CONCURRENCY = 10;
 /** HPAs scale on CPU utilisation of the requests. */
 export const HPA_CPU_UTILIZATION = 75;
 export const MANAGED_BY = "lgp-control-plane";
@@ -175,8 +177,10 @@ function mainContainer(
   const env: K8s.V1EnvVar[] = [
     { name: "PORT", value: String(RUNTIME_PORT) },
     { name: "HOST", value: "0.0.0.0" },
-    // API pods take no runs themselves: the queue Deployment executes them.
-    { name: "WORKERS", value: role === "api" ? "0" : "1" },
+    // API pods take no runs themselves: the queue Deployment executes them, QUEUE_CONCURRENCY per pod.
+    { name: "WORKERS", value: role === "api" ? "0" : String(QUEUE_CONCURRENCY) },
+    // Deployments may share one Redis: each keeps its queue and event streams under its own prefix.
+    { name: "REDIS_PREFIX", value: `lgp:${input.deployment.id}` },
     { name: "LGP_DEPLOYMENT_ID", value: input.deployment.id },
     { name: "LGP_REVISION_ID", value: input.revision.id },
   ];
