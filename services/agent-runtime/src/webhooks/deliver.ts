@@ -1,0 +1,47 @@
+// One webhook POST. Whether a failure is worth retrying is decided here, once, for both
+// dispatchers: network errors, timeouts, 408, 429 and 5xx are; other answers are final.
+
+export class WebhookDeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = "WebhookDeliveryError";
+  }
+}
+
+export async function deliverWebhook(url: string, body: string, timeoutMs: number): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": "langgraph-platform-webhooks" },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "manual",
+    });
+  } catch (error) {
+    throw new WebhookDeliveryError(`POST ${redact(url)} failed: ${(error as Error).message}`, true);
+  }
+  // The receiver's answer is not read beyond its status; drain it so the socket is reused.
+  await response.arrayBuffer().catch(() => undefined);
+  if (response.ok) return;
+  const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
+  throw new WebhookDeliveryError(`POST ${redact(url)} answered ${response.status}`, retryable);
+}
+
+/** The URL without credentials or query (which may carry tokens), for logs and errors. */
+export function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return "(invalid url)";
+  }
+}
+
+/** Delay before retry number `retry` (1-based): base, 2x base, 4x base... */
+export function backoffDelay(baseDelayMs: number, retry: number): number {
+  return baseDelayMs * 2 ** (retry - 1);
+}
