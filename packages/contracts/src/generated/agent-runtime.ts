@@ -914,7 +914,12 @@ export type components = {
     ThreadHistoryQuery: {
       /** @default 10 */
       limit: number;
-      before?: string | components["schemas"]["CheckpointInput"];
+      /** @description A checkpoint id, a checkpoint, or a config `{configurable: {checkpoint_id}}`. */
+      before?:
+        | string
+        | {
+            [key: string]: unknown;
+          };
       metadata?: {
         [key: string]: unknown;
       };
@@ -1975,6 +1980,8 @@ export interface operations {
         content: {
           "application/json": {
             checkpoint: components["schemas"]["CheckpointRef"];
+            /** @description The same, as the config the official client's types expect. */
+            configurable: components["schemas"]["CheckpointRef"];
           };
         };
       };

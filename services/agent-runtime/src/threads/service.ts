@@ -14,6 +14,7 @@ type ThreadSearch = Schemas["ThreadSearch"];
 type ThreadStateUpdate = Schemas["ThreadStateUpdate"];
 type ThreadHistoryQuery = Schemas["ThreadHistoryQuery"];
 type CheckpointInput = Schemas["CheckpointInput"];
+type CheckpointRef = Schemas["CheckpointRef"];
 
 export function toThread(row: ThreadRow): Thread {
   return {
@@ -176,12 +177,10 @@ export class ThreadService {
     const row = await this.require(threadId);
     const graph = await this.graphFor(row);
     if (!graph) return [];
-    const before =
-      typeof query.before === "string"
-        ? { configurable: { checkpoint_id: query.before } }
-        : query.before?.checkpoint_id
-          ? { configurable: { checkpoint_id: query.before.checkpoint_id } }
-          : undefined;
+    const raw = query.before as
+      string | { checkpoint_id?: string; configurable?: { checkpoint_id?: string } } | undefined;
+    const beforeId = typeof raw === "string" ? raw : (raw?.configurable?.checkpoint_id ?? raw?.checkpoint_id);
+    const before = beforeId ? { configurable: { checkpoint_id: beforeId } } : undefined;
     const states: ThreadState[] = [];
     for await (const snapshot of graph.getStateHistory(this.configFor(threadId, query.checkpoint), {
       limit: query.limit ?? 10,
@@ -194,7 +193,10 @@ export class ThreadService {
   }
 
   /** Writes values as `as_node` (409 while a run is active on the thread). */
-  async updateState(threadId: string, body: ThreadStateUpdate): Promise<{ checkpoint: object }> {
+  async updateState(
+    threadId: string,
+    body: ThreadStateUpdate,
+  ): Promise<{ checkpoint: CheckpointRef; configurable: CheckpointRef }> {
     const row = await this.require(threadId);
     if (row.status === "busy") throw new ConflictError(`Thread "${threadId}" is busy with a run`);
     const graph = await this.graphFor(row);
@@ -210,7 +212,8 @@ export class ThreadService {
       throw invalid(["body"], (error as Error).message);
     }
     await this.refreshState(threadId);
-    return { checkpoint: toPlain(next.configurable) as object };
+    const checkpoint = toPlain<CheckpointRef>({ checkpoint_ns: "", ...next.configurable });
+    return { checkpoint, configurable: checkpoint };
   }
 
   /** Mirrors the latest checkpoint's values and interrupts onto the thread row. */

@@ -170,7 +170,7 @@ describe("assistants through the official client", () => {
     ] as const) {
       const response = await post(path, body);
       expect({ path, body, status: response.status }).toEqual({ path, body, status: 422 });
-      expect(typeof (await response.json()).detail).toBe("string");
+      expect(typeof ((await response.json()) as { detail: unknown }).detail).toBe("string");
     }
     const malformed = await fetch(`${rt.url}/assistants`, {
       method: "POST",

@@ -128,7 +128,9 @@ describe("threads through the official client", () => {
     expect(steps).toEqual([...steps].sort((a, b) => b - a));
     expect(history[0].checkpoint.checkpoint_id).toBe(state.checkpoint.checkpoint_id);
     expect(await rt.client.threads.getHistory(thread.thread_id, { limit: 2 })).toHaveLength(2);
-    const before = await rt.client.threads.getHistory<Values>(thread.thread_id, { before: history[1].checkpoint });
+    const before = await rt.client.threads.getHistory<Values>(thread.thread_id, {
+      before: { configurable: { checkpoint_id: history[1].checkpoint.checkpoint_id } },
+    });
     expect(before[0].checkpoint.checkpoint_id).toBe(history[2].checkpoint.checkpoint_id);
 
     const runs = await rt.client.runs.list(thread.thread_id);
@@ -154,10 +156,10 @@ describe("threads through the official client", () => {
       values: { messages: [{ role: "assistant", content: "edited" }] },
       asNode: "agent",
     });
-    expect(update.checkpoint).toMatchObject({ thread_id: thread.thread_id, checkpoint_id: expect.any(String) });
+    expect(update.configurable).toMatchObject({ thread_id: thread.thread_id, checkpoint_id: expect.any(String) });
     const after = await rt.client.threads.getState<Values>(thread.thread_id);
     expect(after.values.messages.at(-1)).toMatchObject({ type: "ai", content: "edited" });
-    expect(after.checkpoint.checkpoint_id).toBe(update.checkpoint.checkpoint_id);
+    expect(after.checkpoint.checkpoint_id).toBe(update.configurable?.checkpoint_id);
     const row = await rt.client.threads.get<Values>(thread.thread_id);
     expect(row.values.messages.at(-1)?.content).toBe("edited");
   });
