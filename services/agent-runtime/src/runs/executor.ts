@@ -153,7 +153,7 @@ export class RunExecutor {
         state = { values: toPlain(snapshot.values ?? {}), interrupts };
       }
     } catch (error) {
-      logger.error({ err: error, runId: run.run_id }, "cannot read the thread state after a run");
+      logger.warn({ err: error, runId: run.run_id }, "cannot read the thread state after a run");
     }
     const next = await runs.finish({ runId: run.run_id, threadId: run.thread_id, status }, threadStatus, state);
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });

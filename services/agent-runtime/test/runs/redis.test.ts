@@ -1,0 +1,3 @@
+import { describeRuns } from "./suite";
+
+describeRuns("redis");
