@@ -271,3 +271,28 @@ describe("docker/compose.yaml", () => {
     expect(result.status).toBe(0);
   });
 });
+
+describe(".github/workflows/images.yml", () => {
+  const workflow = parse(fs.readFileSync(path.join(ROOT, ".github/workflows/images.yml"), "utf8"));
+
+  test("runs on pushes and pull requests: the suite, both image builds and the compose stack", () => {
+    expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
+    expect(Object.keys(workflow.jobs).sort()).toEqual(["build", "compose", "test"]);
+    expect(workflow.jobs.test.steps.some((s: any) => s.run === "bash .ci/run")).toBe(true);
+    expect(exists(".ci/run")).toBe(true);
+  });
+
+  test("builds each Dockerfile that exists, and only those", () => {
+    const services = workflow.jobs.build.strategy.matrix.service as string[];
+    expect(services.map((s) => `docker/${s}.Dockerfile`).sort()).toEqual([...DOCKERFILES].sort());
+    const build = workflow.jobs.build.steps.find((s: any) => String(s.uses).startsWith("docker/build-push-action"));
+    expect(build.with.file).toBe("docker/${{ matrix.service }}.Dockerfile");
+    expect(build.with.context).toBe(".");
+  });
+
+  test("the compose job checks and starts docker/compose.yaml", () => {
+    const runs = workflow.jobs.compose.steps.map((s: any) => s.run ?? "").join("\n");
+    expect(runs).toContain("docker compose -f docker/compose.yaml config --quiet");
+    expect(runs).toContain("up --build --detach --wait");
+  });
+});
