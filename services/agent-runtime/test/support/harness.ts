@@ -5,6 +5,7 @@ import type { Server } from "node:http";
 import path from "node:path";
 import type { Client as SdkClient } from "@langchain/langgraph-sdk";
 import { createLogger } from "@lgp/server-kit";
+import { Redis } from "ioredis";
 import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { createAgentRuntimeApp } from "../../src/app";
 import { loadAgentRuntimeConfig, type AgentRuntimeConfig } from "../../src/config";
@@ -67,8 +68,24 @@ export async function startRuntime(
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await runtime.close();
+      if (config.REDIS_URL) await deleteRedisKeys(config.REDIS_URL, config.REDIS_PREFIX);
     },
   };
+}
+
+/** Removes a test's Redis keys (queue, event streams) by their prefix. */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
 }
 
 export async function startTestRuntime(
