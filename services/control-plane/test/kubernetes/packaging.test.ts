@@ -202,8 +202,11 @@ describe("docker/compose.yaml", () => {
       "redis",
     ]);
     expect(services["agent-runtime"].environment.WORKERS).toBe("0");
-    expect(services["agent-runtime-worker"].command).toEqual(["npm", "run", "worker", "-w", "services/agent-runtime"]);
-    expect(checkCommand(services["agent-runtime-worker"].command.join(" "), "compose worker")).toEqual([]);
+    const worker = services["agent-runtime-worker"].command as string[];
+    // The worker entry point the runtime's own `worker` script runs.
+    expect(packageJson("services/agent-runtime").scripts.worker).toBe("tsx src/worker.ts");
+    expect(worker).toEqual(["node", "--import", "tsx", "services/agent-runtime/src/worker.ts"]);
+    expect(exists(worker[3])).toBe(true);
   });
 
   test("start order is health-gated, and every awaited service has a health check", () => {
