@@ -228,6 +228,58 @@ describe("kubernetes deployer against a Kubernetes API on loopback", () => {
     );
   });
 
+  test("a failed rollout puts the previous revision's objects back", async () => {
+    const deployment = target();
+    const base = `support-bot-${deployment.id.replace(/-/g, "").slice(0, 8)}`;
+    const first = revision("registry.example/support-bot:1.0.0");
+    await deployer.deploy(deployment, first, null, new MemoryLog());
+    const apiPath = `/apis/apps/v1/namespaces/${namespace}/deployments/${base}`;
+    const secretPath = `/api/v1/namespaces/${namespace}/secrets/${base}-env`;
+    const hpaPath = `/apis/autoscaling/v2/namespaces/${namespace}/horizontalpodautoscalers/${base}`;
+    const before = structuredClone(api.objects.get(apiPath));
+
+    api.rollout = "deadline-exceeded";
+    const changed = {
+      ...deployment,
+      secrets: [{ name: "OPENAI_API_KEY", value: "sk-rotated" }],
+      sourceConfig: {
+        ...deployment.sourceConfig,
+        resource_spec: { cpu: 1, memory_mb: 1024, min_scale: 2, max_scale: 8 },
+      },
+    };
+    const log = new MemoryLog();
+    const error = await deployer
+      .deploy(changed, revision("registry.example/support-bot:2.0.0-broken"), null, log)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(DeployerError);
+
+    const restored = api.objects.get(apiPath);
+    expect(restored.spec.template).toEqual(before.spec.template);
+    expect(restored.spec.template.metadata.annotations["lgp.dev/revision-id"]).toBe(first.id);
+    expect(restored.spec.template.spec.containers[0].image).toBe("registry.example/support-bot:1.0.0");
+    // The HPA owns the replica count: the restore does not take it back.
+    expect(restored.spec.replicas).toBeUndefined();
+    expect(Buffer.from(api.objects.get(secretPath).data.OPENAI_API_KEY, "base64").toString()).toBe("sk-live-123");
+    expect([api.objects.get(hpaPath).spec.minReplicas, api.objects.get(hpaPath).spec.maxReplicas]).toEqual([1, 3]);
+    // What the server owns is not sent back.
+    const restoreApply = api.requests.filter((r) => r.method === "PATCH" && r.path === apiPath).at(-1)!;
+    expect(Object.keys(restoreApply.body.metadata).sort()).toEqual(["annotations", "labels", "name", "namespace"]);
+    expect(restoreApply.body.status).toBeUndefined();
+    expect(log.lines).toContain(`warn restored Deployment ${namespace}/${base} to its previous version`);
+    expect(log.lines).toContain(`warn restored Secret ${namespace}/${base}-env to its previous version`);
+  });
+
+  test("a failed first rollout removes what it created", async () => {
+    api.rollout = "deadline-exceeded";
+    const deployment = target();
+    const base = `support-bot-${deployment.id.replace(/-/g, "").slice(0, 8)}`;
+    const log = new MemoryLog();
+    await expect(deployer.deploy(deployment, revision(), null, log)).rejects.toThrow(DeployerError);
+    expect([...api.objects.keys()].filter((key) => key.includes(base))).toEqual([]);
+    expect(log.lines).toContain(`warn removed Deployment ${namespace}/${base}: it did not exist before this revision`);
+    expect(log.lines).toContain(`warn removed Service ${namespace}/${base}: nothing serves behind it`);
+  });
+
   test("a rollout that never completes fails after its deadline even if the controller never says so", async () => {
     api.rollout = "stuck";
     const error = await deployer.deploy(target(), revision(), null, new MemoryLog()).catch((e) => e);
@@ -241,6 +293,7 @@ describe("kubernetes deployer against a Kubernetes API on loopback", () => {
       reason: "Forbidden",
       message:
         'deployments.apps is forbidden: User "system:serviceaccount:lgp:control-plane" cannot patch resource "deployments"',
+      method: "PATCH",
     });
     const error = await deployer.deploy(target(), revision(), null, new MemoryLog()).catch((e) => e);
     expect(error).toBeInstanceOf(DeployerError);

@@ -74,8 +74,8 @@ export class FakeApiServer {
   /** Stored objects by API path (`/apis/apps/v1/namespaces/ns/deployments/name`). */
   readonly objects = new Map<string, any>();
   rollout: RolloutScript = "succeeds";
-  /** Answer every request to this path prefix with this status (to test error handling). */
-  failures = new Map<string, { code: number; reason: string; message: string }>();
+  /** Answer requests to this path prefix (and method, when given) with this status (to test error handling). */
+  failures = new Map<string, { code: number; reason: string; message: string; method?: string }>();
   private readonly reads = new Map<string, number>();
   private server?: http.Server;
   readonly token = `token-${randomUUID()}`;
@@ -119,7 +119,9 @@ export class FakeApiServer {
     const discovery = DISCOVERY[req.path];
     if (discovery && req.method === "GET") return [200, { kind: "APIResourceList", apiVersion: "v1", ...discovery }];
     for (const [prefix, failure] of this.failures) {
-      if (req.path.startsWith(prefix)) return [failure.code, status(failure.code, failure.reason, failure.message)];
+      if (req.path.startsWith(prefix) && (!failure.method || failure.method === req.method)) {
+        return [failure.code, status(failure.code, failure.reason, failure.message)];
+      }
     }
 
     const match =

@@ -12,8 +12,15 @@ import {
 } from "../deployer";
 import { loadKubeConfig, type K8s } from "./client";
 import { Cluster, describeClusterError, type ObjectRef } from "./cluster";
-import { ANNOTATION_REVISION_ID, namespaceOf, renderRevision, resourceNames, type Workload } from "./render";
-import { followRollout, rolloutState } from "./rollout";
+import {
+  ANNOTATION_REVISION_ID,
+  namespaceOf,
+  renderRevision,
+  resourceNames,
+  type Manifest,
+  type Workload,
+} from "./render";
+import { RolloutAborted, followRollout, rolloutState } from "./rollout";
 
 export interface KubernetesDeployerOptions {
   kubeConfig: K8s.KubeConfig;
@@ -99,6 +106,24 @@ export class KubernetesDeployer implements Deployer {
       progressDeadlineSeconds: this.options.progressDeadlineSeconds,
       workerCommand: this.options.workerCommand,
     });
+    // What ran before, to put back if this revision does not roll out.
+    const previous = await this.snapshot(rendered.manifests).catch((error: unknown) => {
+      throw new DeployerError(`reading the current objects failed: ${describeClusterError(error)}`);
+    });
+    try {
+      await this.applyAll(rendered, log);
+      await this.followAll(namespace, [rendered.names.api, rendered.names.queue], log);
+    } catch (error) {
+      const service = rendered.manifests.find((m) => m.kind === "Service")!;
+      await this.restore(previous, service, log);
+      throw error;
+    }
+    log.info(`revision ${revision.id} serving at ${rendered.url}`);
+    return { url: rendered.url };
+  }
+
+  private async applyAll(rendered: ReturnType<typeof renderRevision>, log: RevisionLog): Promise<void> {
+    const { namespace } = rendered;
     for (const manifest of rendered.manifests) {
       const what = `${manifest.kind} ${namespace}/${manifest.metadata?.name}`;
       try {
@@ -123,19 +148,72 @@ export class KubernetesDeployer implements Deployer {
         });
       if (removed) log.info(`removed HorizontalPodAutoscaler ${namespace}/${name}`);
     }
+  }
+
+  /** Follows both rollouts; the first failure stops the other follower. */
+  private async followAll(namespace: string, names: string[], log: RevisionLog): Promise<void> {
     const timeoutMs = this.options.progressDeadlineSeconds * 1000 + (this.options.rolloutGraceMs ?? 60_000);
+    const abort = new AbortController();
     const follow = (name: string) =>
       followRollout(this.cluster, deploymentRef(namespace, name), {
         pollIntervalMs: this.options.pollIntervalMs ?? 2000,
         timeoutMs,
         log,
+        signal: abort.signal,
       }).catch((error: unknown) => {
+        abort.abort();
         if (error instanceof DeployerError) throw error;
         throw new DeployerError(`following the rollout of ${namespace}/${name} failed: ${describeClusterError(error)}`);
       });
-    await Promise.all([follow(rendered.names.api), follow(rendered.names.queue)]);
-    log.info(`revision ${revision.id} serving at ${rendered.url}`);
-    return { url: rendered.url };
+    const results = await Promise.allSettled(names.map(follow));
+    const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason);
+    // The follower stopped by the abort reports that, not the cause: prefer the real failure.
+    const cause = failures.find((f) => !(f instanceof RolloutAborted)) ?? failures[0];
+    if (cause) throw cause;
+  }
+
+  /** The current version of each object the revision is about to apply (null where it does not exist yet). */
+  private async snapshot(manifests: Manifest[]): Promise<{ manifest: Manifest; before: Manifest | null }[]> {
+    const result: { manifest: Manifest; before: Manifest | null }[] = [];
+    for (const manifest of manifests) {
+      if (manifest.kind === "Service") continue; // the same for every revision
+      const before = await this.cluster.read<Manifest>(refOf(manifest));
+      result.push({ manifest, before });
+    }
+    return result;
+  }
+
+  /**
+   * Puts back what ran before a failed rollout, so the active revision keeps serving as it was
+   * (the cluster rolls back to its old ReplicaSets); objects this revision created are removed.
+   */
+  private async restore(
+    snapshot: { manifest: Manifest; before: Manifest | null }[],
+    service: Manifest,
+    log: RevisionLog,
+  ): Promise<void> {
+    const firstDeploy = snapshot.every(({ manifest, before }) => manifest.kind !== "Deployment" || before === null);
+    for (const { manifest, before } of snapshot) {
+      const ref = refOf(manifest);
+      const what = `${ref.kind} ${ref.namespace}/${ref.name}`;
+      try {
+        if (before) {
+          await this.cluster.apply(reapplicable(before, manifest));
+          log.warn(`restored ${what} to its previous version`);
+        } else {
+          await this.cluster.delete(ref);
+          log.warn(`removed ${what}: it did not exist before this revision`);
+        }
+      } catch (error) {
+        log.error(`could not restore ${what}: ${describeClusterError(error)}`);
+      }
+    }
+    if (firstDeploy) {
+      const ref = refOf(service);
+      if (await this.cluster.delete(ref).catch(() => false)) {
+        log.warn(`removed Service ${ref.namespace}/${ref.name}: nothing serves behind it`);
+      }
+    }
   }
 
   async health(deployment: DeploymentTarget, revision: RevisionTarget): Promise<"healthy" | "unhealthy" | "unknown"> {
@@ -211,6 +289,38 @@ export class KubernetesDeployer implements Deployer {
     if (!image) throw new DeployerError(`a ${deployment.source} revision needs source_revision_config.image_uri`);
     return { kind: "image", image };
   }
+}
+
+function refOf(manifest: Manifest): ObjectRef {
+  return {
+    apiVersion: manifest.apiVersion ?? "v1",
+    kind: manifest.kind ?? "",
+    namespace: manifest.metadata?.namespace ?? "",
+    name: manifest.metadata?.name ?? "",
+  };
+}
+
+/**
+ * An object as read from the API, made fit to apply again: identity, labels, annotations and its
+ * content, without what the server owns (status, uid, resourceVersion, managedFields, ...). A
+ * Deployment whose replicas the revision leaves to an HPA does not take them back.
+ */
+function reapplicable(before: Manifest, rendered: Manifest): Manifest {
+  const { metadata, status: _status, ...content } = before as Manifest & { status?: unknown };
+  const object: Manifest = {
+    ...content,
+    metadata: {
+      name: metadata?.name,
+      namespace: metadata?.namespace,
+      labels: metadata?.labels,
+      annotations: metadata?.annotations,
+    },
+  };
+  const spec = object.spec as { replicas?: number } | undefined;
+  if (rendered.kind === "Deployment" && spec && (rendered.spec as { replicas?: number }).replicas === undefined) {
+    delete spec.replicas;
+  }
+  return object;
 }
 
 function deploymentRef(namespace: string, name: string): ObjectRef {

@@ -8,7 +8,12 @@ export interface RolloutOptions {
   /** Give up even if the controller never reports ProgressDeadlineExceeded (e.g. no controller running). */
   timeoutMs: number;
   log: RevisionLog;
+  /** Stops following (another rollout of the same revision failed). */
+  signal?: AbortSignal;
 }
+
+/** The follower was stopped by its signal. */
+export class RolloutAborted extends DeployerError {}
 
 export type RolloutState = { done: true } | { done: false; waiting: string } | { failed: string };
 
@@ -75,6 +80,7 @@ export async function followRollout(cluster: Cluster, ref: ObjectRef, options: R
   const deadline = Date.now() + options.timeoutMs;
   let lastWaiting = "";
   for (;;) {
+    if (options.signal?.aborted) throw new RolloutAborted(`stopped following ${ref.namespace}/${ref.name}`);
     const deployment = await cluster.read<K8s.V1Deployment>(ref);
     if (!deployment) throw new DeployerError(`Deployment ${ref.namespace}/${ref.name} disappeared during the rollout`);
     const state = rolloutState(deployment);
@@ -96,6 +102,6 @@ export async function followRollout(cluster: Cluster, ref: ObjectRef, options: R
       options.log.info(`Deployment ${ref.namespace}/${ref.name}: ${state.waiting}`);
       lastWaiting = state.waiting;
     }
-    await sleep(options.pollIntervalMs);
+    await sleep(options.pollIntervalMs, undefined, { signal: options.signal }).catch(() => undefined);
   }
 }
