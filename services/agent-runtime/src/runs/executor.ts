@@ -5,7 +5,7 @@ import { EventEmitter } from "node:events";
 import { Command } from "@langchain/langgraph";
 import type { Logger } from "@lgp/server-kit";
 import { mergeConfigs, mergeObjects } from "../common/merge";
-import { serialize, toPlain } from "../common/serde";
+import { serialize } from "../common/serde";
 import type { GraphRegistry } from "../graphs/registry";
 import type { ControlBus, EventLog, JobHandler, RunQueue } from "../queue/types";
 import type { CheckpointTables } from "../threads/checkpoints";
@@ -20,6 +20,12 @@ export interface RunFinished {
   status: RunStatus;
   values: unknown;
   error?: { error: string; message: string };
+}
+
+/** What the executor learns from the stream itself. */
+interface Tracked {
+  values: unknown;
+  interrupted: boolean;
 }
 
 class CancelledError extends Error {
@@ -96,19 +102,23 @@ export class RunExecutor {
     let status: RunStatus = "success";
     let failure: { error: string; message: string } | undefined;
     let graph: any;
+    const tracked: Tracked = { values: undefined, interrupted: false };
     try {
       graph = await graphs.get(kwargs.graph_id, { ...config, configurable });
       const input =
         kwargs.command && Object.keys(kwargs.command).length
           ? new Command(kwargs.command as ConstructorParameters<typeof Command>[0])
           : (kwargs.input ?? null);
+      // "values" is always streamed: its last chunk is the thread's new state (no read-back).
+      const modes = graphModes(kwargs.stream_mode);
+      if (!modes.includes("values")) modes.push("values");
       const stream = await graph.stream(input, {
         ...(config as object),
         recursionLimit: (config.recursion_limit as number | undefined) ?? (config.recursionLimit as number | undefined),
         configurable,
         metadata,
         context: kwargs.context,
-        streamMode: graphModes(kwargs.stream_mode),
+        streamMode: modes,
         subgraphs,
         interruptBefore: kwargs.interrupt_before,
         interruptAfter: kwargs.interrupt_after,
@@ -116,6 +126,13 @@ export class RunExecutor {
         signal: controller.signal,
       });
       for await (const chunk of stream) {
+        const [namespace, mode, payload] = subgraphs
+          ? (chunk as [string[], string, unknown])
+          : [[], ...(chunk as [string, unknown])];
+        if (mode === "values" && namespace.length === 0) {
+          if (payload && typeof payload === "object" && "__interrupt__" in payload) tracked.interrupted = true;
+          else tracked.values = payload;
+        }
         for (const event of mapper.map(chunk, subgraphs)) await events.append(run.run_id, event.event, event.data);
       }
     } catch (error) {
@@ -132,33 +149,41 @@ export class RunExecutor {
     } finally {
       this.active.delete(run.run_id);
     }
-    await this.finish(run, graph, status, failure);
+    await this.finish(run, graph, status, tracked, failure);
   }
 
   private async finish(
     run: RunRow,
     graph: any,
     status: RunStatus,
+    tracked: Tracked,
     failure?: { error: string; message: string },
   ): Promise<void> {
     const { runs, events, queue, logger } = this.deps;
     let threadStatus: ThreadStatus = status === "error" ? "error" : "idle";
-    let state: { values: object | null; interrupts: object } | null = null;
-    try {
-      if (graph) {
+    let state: { values: string; interrupts: object } | null = null;
+    if (status === "success" && !tracked.interrupted && tracked.values !== undefined) {
+      // The common case: the run went to the end; its last values chunk is the state.
+      state = { values: serialize(tracked.values), interrupts: {} };
+    } else if (graph) {
+      // Interrupted, failed or cancelled: read the state back for its pending tasks.
+      try {
         const snapshot = await graph.getState({ configurable: { thread_id: run.thread_id, checkpoint_ns: "" } });
         const interrupts = interruptsOf(snapshot);
         const stopped = Object.keys(interrupts).length > 0 || (snapshot.next?.length ?? 0) > 0;
         if (status !== "error" && stopped) threadStatus = "interrupted";
-        state = { values: toPlain(snapshot.values ?? {}), interrupts };
+        state = { values: serialize(snapshot.values ?? {}), interrupts };
+      } catch (error) {
+        logger.warn({ err: error, runId: run.run_id }, "cannot read the thread state after a run");
       }
-    } catch (error) {
-      logger.warn({ err: error, runId: run.run_id }, "cannot read the thread state after a run");
     }
     const next = await runs.finish({ runId: run.run_id, threadId: run.thread_id, status }, threadStatus, state);
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
     await events.end(run.run_id);
-    this.emitter.emit("finished", { run, status, values: state?.values ?? null, error: failure } satisfies RunFinished);
+    if (this.emitter.listenerCount("finished")) {
+      const values = state ? JSON.parse(state.values) : null;
+      this.emitter.emit("finished", { run, status, values, error: failure } satisfies RunFinished);
+    }
   }
 
   /** Stops a run executing in this process (the control bus reaches the others). */

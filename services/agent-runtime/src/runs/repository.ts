@@ -132,10 +132,11 @@ export class RunRepository {
   async finish(
     run: { runId: string; threadId: string; status: RunStatus },
     threadStatus: ThreadStatus,
-    state: { values: object | null; interrupts: object } | null,
+    /** `values` is the state's JSON text. */
+    state: { values: string; interrupts: object } | null,
   ): Promise<string | undefined> {
     const threadUpdate = state
-      ? Prisma.sql`"values" = ${state.values == null ? null : JSON.stringify(state.values)}::jsonb,
+      ? Prisma.sql`"values" = ${state.values}::jsonb,
           interrupts = ${JSON.stringify(state.interrupts)}::jsonb,`
       : Prisma.empty;
     const rows = await this.db.$queryRaw<{ run_id: string | null }[]>`

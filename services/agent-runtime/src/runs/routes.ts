@@ -32,12 +32,16 @@ export function runsRouter(runs: RunService): Router {
   });
 
   router.post("/threads/:thread_id/runs/stream", async (req, res) => {
-    const run = await runs.create(req.params.thread_id, req.body);
+    const { run, first } = await runs.start(req.params.thread_id, req.body);
     await sendEventStream(
       req,
       res,
       { threadId: run.thread_id, runId: run.run_id },
-      (signal) => runs.events(run, { signal }),
+      async function* (signal) {
+        // The first event goes out at once; the rest follow from the log.
+        yield first;
+        yield* runs.events(run, { signal, lastEventId: first.id });
+      },
       req.body.on_disconnect === "cancel"
         ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
         : undefined,

@@ -54,6 +54,15 @@ export class RunService {
    * event log before a worker can take it.
    */
   async create(threadId: string, body: RunCreate, options: { temporary?: boolean } = {}): Promise<RunRow> {
+    return (await this.start(threadId, body, options)).run;
+  }
+
+  /** `create`, also answering the run's first event (`metadata`), so a stream can send it at once. */
+  async start(
+    threadId: string,
+    body: RunCreate,
+    options: { temporary?: boolean } = {},
+  ): Promise<{ run: RunRow; first: RunEvent }> {
     const { runs, threads, assistants, queue, events } = this.deps;
     const assistant = await assistants.resolve(body.assistant_id, { cached: true });
     const streamMode = body.stream_mode
@@ -109,10 +118,11 @@ export class RunService {
         if (other.run_id !== runId) await this.cancelRow(other, strategy);
       }
     }
-    await events.append(runId, "metadata", serialize({ run_id: runId, attempt: 1 }));
+    const data = serialize({ run_id: runId, attempt: 1 });
+    const first: RunEvent = { id: await events.append(runId, "metadata", data), event: "metadata", data };
     const delayMs = body.after_seconds ? Math.round(body.after_seconds * 1000) : undefined;
     await queue.enqueue({ runId, threadId }, { delayMs });
-    return outcome.run;
+    return { run: outcome.run, first };
   }
 
   async get(threadId: string, runId: string): Promise<RunRow> {

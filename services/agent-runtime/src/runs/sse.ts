@@ -32,7 +32,17 @@ export async function sendEventStream(
   res.flushHeaders();
   const heartbeat = setInterval(() => res.write(": heartbeat\n\n"), HEARTBEAT_MS);
   try {
+    let corked = false;
     for await (const event of events(controller.signal)) {
+      // Events that arrive together leave in one write.
+      if (!corked) {
+        corked = true;
+        res.cork();
+        setImmediate(() => {
+          corked = false;
+          res.uncork();
+        });
+      }
       res.write(`event: ${event.event}\ndata: ${event.data}\nid: ${event.id}\n\n`);
     }
   } catch (error) {

@@ -35,10 +35,12 @@ export class EventMapper {
   private readonly seenMessages = new Set<string>();
   private readonly tuple: boolean;
   private readonly classic: boolean;
+  private readonly values: boolean;
 
   constructor(apiModes: string[]) {
     this.tuple = apiModes.includes("messages-tuple");
     this.classic = apiModes.includes("messages");
+    this.values = apiModes.includes("values");
   }
 
   map(chunk: unknown, subgraphs: boolean): OutEvent[] {
@@ -48,6 +50,8 @@ export class EventMapper {
     if (subgraphs) [namespace, mode, payload] = chunk as [string[], string, unknown];
     else [mode, payload] = chunk as [string, unknown];
     const suffix = namespace.length ? `|${namespace.join("|")}` : "";
+    // The executor always streams values (for the final state); only requested ones go out.
+    if (mode === "values" && !this.values) return [];
     if (mode !== "messages") return [{ event: `${mode}${suffix}`, data: serialize(payload) }];
     const events: OutEvent[] = [];
     const [message, metadata] = payload as [{ id?: string }, Record<string, unknown>];

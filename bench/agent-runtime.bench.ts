@@ -1,0 +1,335 @@
+// Streamed-run benchmark of the agent runtime: the same workload (the `agent` echo graph, 20
+// concurrent clients of the official SDK, 1,000 streamed runs spread over 100 threads) against
+//   - this runtime (API process with in-process workers, BullMQ + Redis Streams),
+//   - this runtime with the in-process queue (no Redis),
+//   - the official reference server (`langgraphjs dev`, installed in bench/reference/),
+// and the same graph run in-process with the same PostgreSQL checkpointer (no HTTP) as the ceiling.
+// Prints runs/s and p50/p99 time to first event and to the end, side by side, and the targets.
+//
+// Options (environment): BENCH_RUNS (1000), BENCH_THREADS (100), BENCH_CLIENTS (20),
+// BENCH_WORKERS (runtime WORKERS, 20), BENCH_SKIP (comma list: reference,memory,redis,ceiling).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { Client } from "@langchain/langgraph-sdk";
+import { migrate } from "@lgp/server-kit";
+import { createEmptyDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
+import { Redis } from "ioredis";
+import pg from "pg";
+
+const ROOT = path.resolve(__dirname, "..");
+const RUNS = Number(process.env.BENCH_RUNS ?? 1000);
+const THREADS = Number(process.env.BENCH_THREADS ?? 100);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 20);
+const WARMUP = Math.min(100, RUNS);
+const SKIP = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
+const REFERENCE_PORT = 2124;
+const CONFIG = path.join(ROOT, "examples/langgraph.json");
+
+interface Sample {
+  firstEventMs: number;
+  endMs: number;
+}
+
+interface Result {
+  name: string;
+  runsPerSecond: number;
+  firstEvent: { p50: number; p99: number };
+  end: { p50: number; p99: number };
+  failures: number;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+function summarise(name: string, samples: Sample[], elapsedMs: number, failures: number): Result {
+  return {
+    name,
+    runsPerSecond: (samples.length / elapsedMs) * 1000,
+    firstEvent: {
+      p50: percentile(
+        samples.map((s) => s.firstEventMs),
+        50,
+      ),
+      p99: percentile(
+        samples.map((s) => s.firstEventMs),
+        99,
+      ),
+    },
+    end: {
+      p50: percentile(
+        samples.map((s) => s.endMs),
+        50,
+      ),
+      p99: percentile(
+        samples.map((s) => s.endMs),
+        99,
+      ),
+    },
+    failures,
+  };
+}
+
+/** Runs `total` jobs with `concurrency` loops; job i gets index i. */
+async function drive(total: number, concurrency: number, job: (index: number, loop: number) => Promise<Sample>) {
+  const samples: Sample[] = [];
+  let failures = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, loop) => {
+      while (next < total) {
+        const index = next++;
+        try {
+          samples.push(await job(index, loop));
+        } catch (error) {
+          failures += 1;
+          if (failures <= 3) console.error(`  run ${index} failed: ${(error as Error).message}`);
+        }
+      }
+    }),
+  );
+  return { samples, elapsedMs: performance.now() - started, failures };
+}
+
+const input = (index: number) => ({ messages: [{ role: "user", content: `hello ${index}` }] });
+
+/** The HTTP workload through the official client: one client per concurrent user. */
+async function httpWorkload(name: string, apiUrl: string): Promise<Result> {
+  const clients = Array.from({ length: CLIENTS }, () => new Client({ apiUrl, callerOptions: { maxRetries: 0 } }));
+  const threads: string[] = [];
+  for (let i = 0; i < THREADS; i += 1) threads.push((await clients[0].threads.create()).thread_id);
+  const job = async (index: number, loop: number): Promise<Sample> => {
+    const started = performance.now();
+    let firstEventMs = NaN;
+    let sawEnd = false;
+    for await (const part of clients[loop].runs.stream(threads[index % THREADS], "agent", {
+      input: input(index),
+      streamMode: ["updates"],
+    })) {
+      if (Number.isNaN(firstEventMs)) firstEventMs = performance.now() - started;
+      if (part.event === "error") throw new Error(JSON.stringify(part.data));
+      if (part.event === "updates") sawEnd = true;
+    }
+    if (!sawEnd) throw new Error("the stream ended without the agent's update");
+    return { firstEventMs, endMs: performance.now() - started };
+  };
+  await drive(WARMUP, CLIENTS, job);
+  const { samples, elapsedMs, failures } = await drive(RUNS, CLIENTS, job);
+  return summarise(name, samples, elapsedMs, failures);
+}
+
+/** The ceiling: the same graph, in this process, with the same PostgreSQL checkpointer. */
+async function inProcessWorkload(databaseUrl: string): Promise<Result> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  const checkpointer = new PostgresSaver(pool, undefined, { schema: "bench_ceiling" });
+  await checkpointer.setup();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { graph: compiled } = require(path.join(ROOT, "examples/src/agent.ts")) as {
+    graph: { checkpointer: unknown; stream(input: unknown, options: unknown): Promise<AsyncIterable<unknown>> };
+  };
+  compiled.checkpointer = checkpointer;
+  const threads = Array.from({ length: THREADS }, () => crypto.randomUUID());
+  const job = async (index: number): Promise<Sample> => {
+    const started = performance.now();
+    let firstEventMs = NaN;
+    const stream = await compiled.stream(input(index), {
+      configurable: { thread_id: threads[index % THREADS] },
+      streamMode: ["updates"],
+    });
+    for await (const _chunk of stream) if (Number.isNaN(firstEventMs)) firstEventMs = performance.now() - started;
+    return { firstEventMs, endMs: performance.now() - started };
+  };
+  await drive(WARMUP, CLIENTS, job);
+  const { samples, elapsedMs, failures } = await drive(RUNS, CLIENTS, job);
+  await pool.end();
+  return summarise("in-process ceiling (same graph + PostgresSaver)", samples, elapsedMs, failures);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, log: string[]): Promise<void> {
+  for (let attempt = 0; attempt < 1200; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`${url} exited:\n${log.join("")}`);
+    try {
+      if ((await fetch(`${url}/ok`)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not start:\n${log.join("")}`);
+}
+
+function startProcess(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): { child: ChildProcess; log: string[] } {
+  const log: string[] = [];
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout?.on("data", (chunk) => log.push(String(chunk)));
+  child.stderr?.on("data", (chunk) => log.push(String(chunk)));
+  return { child, log };
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  // The child leads its own process group (detached): signal the group, npx/tsx wrappers included.
+  process.kill(-child.pid, "SIGTERM");
+  const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function runtimeWorkload(name: string, database: TestDatabase, redisPrefix?: string): Promise<Result> {
+  const port = await freePort();
+  const { child, log } = startProcess(
+    path.join(ROOT, "node_modules/.bin/tsx"),
+    ["src/main.ts"],
+    path.join(ROOT, "services/agent-runtime"),
+    {
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      WORKERS: String(WORKERS),
+      LOG_LEVEL: "warn",
+      LANGGRAPH_CONFIG: CONFIG,
+      CHECKPOINT_POOL_SIZE: "20",
+      ...(redisPrefix ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: redisPrefix } : { REDIS_URL: "" }),
+    },
+  );
+  try {
+    await waitUntilUp(`http://127.0.0.1:${port}`, child, log);
+    return await httpWorkload(name, `http://127.0.0.1:${port}`);
+  } finally {
+    await stopProcess(child);
+  }
+}
+
+async function referenceWorkload(): Promise<Result> {
+  const bin = path.join(ROOT, "bench/reference/node_modules/.bin/langgraphjs");
+  if (!existsSync(bin))
+    throw new Error("the reference server is not installed: cd bench/reference && npm install --legacy-peer-deps");
+  const { child, log } = startProcess(
+    bin,
+    ["dev", "--port", String(REFERENCE_PORT), "--no-browser", "--config", CONFIG],
+    path.join(ROOT, "bench/reference"),
+    {
+      LANGSMITH_TRACING: "false",
+      LANGCHAIN_TRACING_V2: "false",
+    },
+  );
+  try {
+    await waitUntilUp(`http://127.0.0.1:${REFERENCE_PORT}`, child, log);
+    return await httpWorkload("reference server (langgraphjs dev)", `http://127.0.0.1:${REFERENCE_PORT}`);
+  } finally {
+    await stopProcess(child);
+  }
+}
+
+async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis(testRedisUrl());
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== "0");
+  redis.disconnect();
+}
+
+function format(value: number, digits = 1): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : "-";
+}
+
+async function main(): Promise<void> {
+  if (process.env.BENCH_TARGET_URL) {
+    // Profiling aid: only the HTTP workload, against a server started by hand.
+    const result = await httpWorkload(process.env.BENCH_TARGET_URL, process.env.BENCH_TARGET_URL);
+    console.log(JSON.stringify(result));
+    return;
+  }
+  console.log(
+    `workload: echo graph, ${CLIENTS} concurrent clients, ${RUNS} streamed runs on ${THREADS} threads (+${WARMUP} warm-up)`,
+  );
+  const results: Result[] = [];
+  const database = await createEmptyDatabase("bench_agent_runtime");
+  const prefix = `lgp-bench-${Date.now().toString(36)}`;
+  try {
+    await migrate(database.url, path.join(ROOT, "prisma/agent-runtime/migrations"));
+    if (!SKIP.has("redis"))
+      results.push(
+        await runtimeWorkload(`this runtime (BullMQ + Redis Streams, WORKERS=${WORKERS})`, database, prefix),
+      );
+    if (!SKIP.has("memory"))
+      results.push(await runtimeWorkload(`this runtime (in-process queue, WORKERS=${WORKERS})`, database));
+    if (!SKIP.has("reference")) results.push(await referenceWorkload());
+    if (!SKIP.has("ceiling")) results.push(await inProcessWorkload(database.url));
+  } finally {
+    await deleteKeys(prefix).catch(() => undefined);
+    await database.drop();
+  }
+
+  const rows = results.map((r) => [
+    r.name,
+    format(r.runsPerSecond),
+    format(r.firstEvent.p50),
+    format(r.firstEvent.p99),
+    format(r.end.p50),
+    format(r.end.p99),
+    String(r.failures),
+  ]);
+  const header = ["target", "runs/s", "first p50 ms", "first p99 ms", "end p50 ms", "end p99 ms", "failed"];
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
+  console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
+  for (const row of rows) console.log(line(row));
+
+  const reference = results.find((r) => r.name.startsWith("reference"));
+  const ceiling = results.find((r) => r.name.startsWith("in-process"));
+  for (const ours of results.filter((r) => r.name.startsWith("this runtime"))) {
+    console.log(`\n${ours.name}:`);
+    if (reference) {
+      const speedup = ours.runsPerSecond / reference.runsPerSecond;
+      const firstRatio = ours.firstEvent.p50 / reference.firstEvent.p50;
+      console.log(`  runs/s vs reference: ${format(speedup, 2)}x (target >= 3x) ${speedup >= 3 ? "OK" : "MISSED"}`);
+      console.log(
+        `  first-event p50 vs reference: ${format(firstRatio, 3)} (target <= 0.1) ${firstRatio <= 0.1 ? "OK" : "MISSED"}`,
+      );
+    }
+    if (ceiling) {
+      const share = ours.runsPerSecond / ceiling.runsPerSecond;
+      console.log(
+        `  runs/s vs in-process ceiling: ${format(share * 100, 0)}% (target >= 80%) ${share >= 0.8 ? "OK" : "MISSED"}`,
+      );
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
