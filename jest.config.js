@@ -5,7 +5,7 @@ module.exports = {
   testMatch: ["**/test/**/*.test.ts"],
   transform: {
     // Transpile only (isolatedModules): type checking is `npm run check`'s job, and it keeps tests fast.
-    "^.+\\.tsx?$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.json", isolatedModules: true, diagnostics: false }],
+    "^.+\\.tsx?$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.jest.json", isolatedModules: true, diagnostics: false }],
   },
   // Only our TypeScript is transformed; dependencies are loaded as the CommonJS they ship.
   transformIgnorePatterns: ["/node_modules/"],
