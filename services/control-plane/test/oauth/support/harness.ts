@@ -50,6 +50,10 @@ export async function startOidcServer(clients: OidcClient[]): Promise<OidcServer
       if (stdout.includes("\n")) resolve((JSON.parse(line) as { issuer: string }).issuer);
     });
     child.once("exit", (code) => reject(new Error(`oidc server exited (${code}): ${stderr}`)));
+    setTimeout(() => reject(new Error(`oidc server did not start: ${stderr}`)), 20_000).unref();
+  }).catch((error: unknown) => {
+    child.kill("SIGKILL");
+    throw error;
   });
   return {
     issuer,
@@ -80,17 +84,31 @@ export async function startControlPlane(
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = loadControlPlaneConfig({
-    CONTROL_PLANE_DATABASE_URL: database.url,
-    SECRETS_ENCRYPTION_KEY: generateKey(),
-    PUBLIC_URL: url,
-    ...env,
-  });
   const db = createDb(database.url, 4);
-  const app = createControlPlaneApp({ config, db, logger: createLogger("control-plane", process.env.LOG_LEVEL) });
-  server.on("request", app);
-  const { apiKey: keyA } = await createTenantKey(db, "tenant-a");
-  const { apiKey: keyB } = await createTenantKey(db, "tenant-b");
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await db.$disconnect();
+    await database.drop();
+  };
+  let app: ReturnType<typeof createControlPlaneApp>;
+  let keyA: string;
+  let keyB: string;
+  try {
+    const config = loadControlPlaneConfig({
+      CONTROL_PLANE_DATABASE_URL: database.url,
+      SECRETS_ENCRYPTION_KEY: generateKey(),
+      PUBLIC_URL: url,
+      ...env,
+    });
+    app = createControlPlaneApp({ config, db, logger: createLogger("control-plane", process.env.LOG_LEVEL) });
+    server.on("request", app);
+    keyA = (await createTenantKey(db, "tenant-a")).apiKey;
+    keyB = (await createTenantKey(db, "tenant-b")).apiKey;
+  } catch (error) {
+    await close();
+    throw error;
+  }
   return {
     url,
     db,
@@ -99,12 +117,7 @@ export async function startControlPlane(
     keyA,
     keyB,
     database,
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await db.$disconnect();
-      await database.drop();
-    },
+    stop: close,
   };
 }
 

@@ -18,7 +18,6 @@ const provider = new Provider(issuer, {
   findAccount: async (_ctx, accountId) => ({ accountId, claims: async () => ({ sub: accountId }) }),
   // Every code grant gets a refresh token, so refresh can be tested without offline_access.
   issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
-  pkce: { required: () => false },
   cookies: { keys: ["oauth-test-cookie-key"] },
   ttl: {
     AccessToken: 3600,
@@ -28,7 +27,7 @@ const provider = new Provider(issuer, {
     Interaction: 600,
     Session: 86400,
   },
-  features: { devInteractions: { enabled: true } },
+  features: { devInteractions: { enabled: true }, introspection: { enabled: true } },
   renderError: async (ctx, out) => {
     ctx.type = "json";
     ctx.body = out;
