@@ -87,7 +87,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     const checkpoints = new CheckpointTables(db);
     const assistantRepository = new AssistantRepository(db);
     const threadRepository = new ThreadRepository(db);
-    const runRepository = new RunRepository(db);
+    const runRepository = new RunRepository(pool);
     const assistants = new AssistantService(assistantRepository, graphs);
     const threads = new ThreadService(threadRepository, graphs, checkpoints);
     const runs = new RunService({ runs: runRepository, threads: threadRepository, assistants, queue, events, control });

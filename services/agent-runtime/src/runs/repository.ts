@@ -1,7 +1,7 @@
 // Run rows. Run ids are time-ordered (uuid v7), so "runs of a thread in creation order" is
 // "by run_id"; claiming a run is one guarded UPDATE, so at most one run per thread is running.
+import type pg from "pg";
 import { Prisma } from "../generated/prisma/client";
-import type { Db } from "../db";
 import type { ThreadRow, ThreadStatus } from "../threads/repository";
 
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
@@ -54,15 +54,27 @@ export interface NewRun {
 
 export type InsertOutcome = { run: RunRow } | { missingThread: true } | { busy: true };
 
+/**
+ * Runs are on every request's hot path, so their statements go straight to a `pg` pool (the
+ * checkpointer's), built with Prisma's SQL template (parameters numbered $1...).
+ */
 export class RunRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly pool: pg.Pool) {}
+
+  private async query<T>(sql: Prisma.Sql): Promise<T[]> {
+    return (await this.pool.query(sql.text, sql.values as unknown[])).rows as T[];
+  }
+
+  private async execute(sql: Prisma.Sql): Promise<number> {
+    return (await this.pool.query(sql.text, sql.values as unknown[])).rowCount ?? 0;
+  }
 
   /** Inserts a pending run and marks its thread busy, in one statement. */
   async insert(run: NewRun): Promise<InsertOutcome> {
     const guard = run.rejectIfBusy
       ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running'))`
       : Prisma.empty;
-    const rows = await this.db.$queryRaw<RunRow[]>`
+    const rows = await this.query<RunRow>(Prisma.sql`
       WITH t AS (
         UPDATE threads SET status = 'busy', metadata = metadata || ${JSON.stringify(run.threadMetadata)}::jsonb, updated_at = now()
         WHERE thread_id = ${run.threadId}::uuid ${guard}
@@ -72,35 +84,35 @@ export class RunRepository {
       SELECT ${run.runId}::uuid, t.thread_id, ${run.assistantId}::uuid, 'pending', ${JSON.stringify(run.metadata)}::jsonb,
              ${JSON.stringify(run.kwargs)}::jsonb, ${run.multitaskStrategy}
       FROM t
-      RETURNING *`;
+      RETURNING *`);
     if (rows[0]) return { run: rows[0] };
-    const exists = await this.db.$queryRaw<
-      { n: number }[]
-    >`SELECT 1 AS n FROM threads WHERE thread_id = ${run.threadId}::uuid`;
+    const exists = await this.query<{ n: number }[]>(
+      Prisma.sql`SELECT 1 AS n FROM threads WHERE thread_id = ${run.threadId}::uuid`,
+    );
     return exists.length ? { busy: true } : { missingThread: true };
   }
 
   async find(threadId: string, runId: string): Promise<RunRow | undefined> {
-    const rows = await this.db.$queryRaw<RunRow[]>`
-      SELECT * FROM runs WHERE run_id = ${runId}::uuid AND thread_id = ${threadId}::uuid`;
+    const rows = await this.query<RunRow>(Prisma.sql`
+      SELECT * FROM runs WHERE run_id = ${runId}::uuid AND thread_id = ${threadId}::uuid`);
     return rows[0];
   }
 
   async findById(runId: string): Promise<RunRow | undefined> {
-    const rows = await this.db.$queryRaw<RunRow[]>`SELECT * FROM runs WHERE run_id = ${runId}::uuid`;
+    const rows = await this.query<RunRow>(Prisma.sql`SELECT * FROM runs WHERE run_id = ${runId}::uuid`);
     return rows[0];
   }
 
   async list(threadId: string, options: { limit: number; offset: number; status?: RunStatus }): Promise<RunRow[]> {
     const status = options.status ? Prisma.sql`AND status = ${options.status}` : Prisma.empty;
-    return this.db.$queryRaw<RunRow[]>`
+    return this.query<RunRow>(Prisma.sql`
       SELECT * FROM runs WHERE thread_id = ${threadId}::uuid ${status}
-      ORDER BY run_id DESC LIMIT ${options.limit} OFFSET ${options.offset}`;
+      ORDER BY run_id DESC LIMIT ${options.limit} OFFSET ${options.offset}`);
   }
 
   async activeRuns(threadId: string): Promise<RunRow[]> {
-    return this.db.$queryRaw<RunRow[]>`
-      SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND status IN ('pending', 'running') ORDER BY run_id`;
+    return this.query<RunRow>(Prisma.sql`
+      SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND status IN ('pending', 'running') ORDER BY run_id`);
   }
 
   /**
@@ -109,13 +121,13 @@ export class RunRepository {
    */
   async claim(runId: string, resume: boolean): Promise<{ run: RunRow; thread: ThreadRow } | undefined> {
     const statuses = resume ? Prisma.sql`('pending', 'running')` : Prisma.sql`('pending')`;
-    const rows = await this.db.$queryRaw<(RunRow & { thread: ThreadRow })[]>`
+    const rows = await this.query<RunRow & { thread: ThreadRow }>(Prisma.sql`
       UPDATE runs r SET status = 'running', attempt = r.attempt + 1, updated_at = now()
       WHERE r.run_id = ${runId}::uuid AND r.status IN ${statuses}
         AND NOT EXISTS (
           SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.run_id <> r.run_id
             AND (o.status = 'running' OR (o.status = 'pending' AND o.run_id < r.run_id)))
-      RETURNING r.*, (SELECT to_jsonb(t) FROM threads t WHERE t.thread_id = r.thread_id) AS thread`;
+      RETURNING r.*, (SELECT to_jsonb(t) FROM threads t WHERE t.thread_id = r.thread_id) AS thread`);
     const row = rows[0];
     if (!row) return undefined;
     const { thread, ...run } = row;
@@ -139,7 +151,7 @@ export class RunRepository {
       ? Prisma.sql`"values" = ${state.values}::jsonb,
           interrupts = ${JSON.stringify(state.interrupts)}::jsonb,`
       : Prisma.empty;
-    const rows = await this.db.$queryRaw<{ run_id: string | null }[]>`
+    const rows = await this.query<{ run_id: string | null }>(Prisma.sql`
       WITH r AS (
         UPDATE runs SET status = ${run.status}, updated_at = now() WHERE run_id = ${run.runId}::uuid RETURNING run_id
       ), nxt AS (
@@ -150,7 +162,7 @@ export class RunRepository {
           status = CASE WHEN EXISTS (SELECT 1 FROM nxt) THEN 'busy' ELSE ${threadStatus} END, updated_at = now()
         WHERE thread_id = ${run.threadId}::uuid
       )
-      SELECT (SELECT run_id FROM nxt) AS run_id`;
+      SELECT (SELECT run_id FROM nxt) AS run_id`);
     return rows[0]?.run_id ?? undefined;
   }
 
@@ -158,14 +170,16 @@ export class RunRepository {
   async setStatus(runId: string, status: RunStatus, onlyIf?: RunStatus[]): Promise<boolean> {
     const guard = onlyIf ? Prisma.sql`AND status IN (${Prisma.join(onlyIf)})` : Prisma.empty;
     return (
-      (await this.db.$executeRaw`
-        UPDATE runs SET status = ${status}, updated_at = now() WHERE run_id = ${runId}::uuid ${guard}`) > 0
+      (await this.execute(Prisma.sql`
+        UPDATE runs SET status = ${status}, updated_at = now() WHERE run_id = ${runId}::uuid ${guard}`)) > 0
     );
   }
 
   async delete(threadId: string, runId: string): Promise<boolean> {
     return (
-      (await this.db.$executeRaw`DELETE FROM runs WHERE run_id = ${runId}::uuid AND thread_id = ${threadId}::uuid`) > 0
+      (await this.execute(
+        Prisma.sql`DELETE FROM runs WHERE run_id = ${runId}::uuid AND thread_id = ${threadId}::uuid`,
+      )) > 0
     );
   }
 
@@ -174,10 +188,10 @@ export class RunRepository {
    * run, created more than `olderThanMs` ago (a safety net after a crash between two statements).
    */
   async orphans(olderThanMs: number): Promise<{ run_id: string; thread_id: string }[]> {
-    return this.db.$queryRaw<{ run_id: string; thread_id: string }[]>`
+    return this.query<{ run_id: string; thread_id: string }>(Prisma.sql`
       SELECT DISTINCT ON (r.thread_id) r.run_id, r.thread_id FROM runs r
       WHERE r.status = 'pending' AND r.created_at < now() - make_interval(secs => ${olderThanMs / 1000})
         AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.status = 'running')
-      ORDER BY r.thread_id, r.run_id`;
+      ORDER BY r.thread_id, r.run_id`);
   }
 }
