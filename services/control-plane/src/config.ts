@@ -44,6 +44,14 @@ export const controlPlaneEnv = z.object({
   K8S_REDIS_URL: env.redisUrl().optional(),
   /** kubernetes deployer: seconds a rollout may make no progress before the revision is DEPLOY_FAILED. */
   K8S_PROGRESS_DEADLINE_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
+  /** local deployer: PostgreSQL server (URL, any database) holding each deployment's database; default the control plane's server. */
+  DEPLOYMENTS_DATABASE_URL: env.postgresUrl().optional(),
+  /** local deployer: where revisions are checked out and built; default `.data/deployments` in the repository. */
+  DEPLOYMENTS_DIR: z.string().min(1).optional(),
+  /** local deployer: seconds an agent runtime may take to answer /ok (and an external_docker URL). */
+  LOCAL_DEPLOY_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
+  /** Revisions one control plane drives at the same time. */
+  RECONCILER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
 });
 
 export type ControlPlaneConfig = z.infer<typeof controlPlaneEnv> & { PUBLIC_URL: string };

@@ -3,6 +3,7 @@ import { createLifecycle, createLogger, ensureDatabase, migrate, runMain } from 
 import { createControlPlaneApp } from "./app";
 import { loadControlPlaneConfig } from "./config";
 import { createDb } from "./db";
+import { createReconcilerRuntime } from "./reconciler";
 import { ensureBootstrapKey } from "./tenants/api-keys";
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, "../../../prisma/control-plane/migrations");
@@ -15,11 +16,15 @@ async function main(): Promise<void> {
   const db = createDb(config.CONTROL_PLANE_DATABASE_URL);
   if (config.BOOTSTRAP_API_KEY) await ensureBootstrapKey(db, config.BOOTSTRAP_API_KEY);
 
-  const app = createControlPlaneApp({ config, db, logger });
+  const reconciler = createReconcilerRuntime(config, db, logger);
+  const app = createControlPlaneApp({ config, db, logger, reconcileQueue: reconciler.queue });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   const lifecycle = createLifecycle(logger, { server });
   lifecycle.onShutdown(() => db.$disconnect());
+  // Closers run in reverse: the reconciler (and the runtimes it started) stops before the pool.
+  lifecycle.onShutdown(() => reconciler.close());
+  await reconciler.start();
   lifecycle.handleSignals();
   logger.info({ port: config.PORT }, `control plane listening on ${config.PUBLIC_URL}`);
 }

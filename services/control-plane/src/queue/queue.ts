@@ -8,7 +8,9 @@ export type ReconcileJob =
   /** Drive a revision through its states until it is terminal. */
   | { type: "revision"; revisionId: string }
   /** Tear a deployment down (workloads, database) and remove its rows. */
-  | { type: "delete"; deploymentId: string };
+  | { type: "delete"; deploymentId: string }
+  /** Start an active revision again if it no longer serves (after a control-plane restart). */
+  | { type: "restore"; revisionId: string };
 
 export type JobHandler = (job: ReconcileJob) => Promise<void>;
 
@@ -24,5 +26,5 @@ export interface ReconcileQueue {
 
 /** A stable id per job subject (BullMQ ids may not contain ':'). */
 export function jobKey(job: ReconcileJob): string {
-  return job.type === "revision" ? `revision-${job.revisionId}` : `delete-${job.deploymentId}`;
+  return job.type === "delete" ? `delete-${job.deploymentId}` : `${job.type}-${job.revisionId}`;
 }

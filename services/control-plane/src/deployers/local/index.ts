@@ -1,0 +1,1 @@
+export { LocalDeployer, type LocalDeployerOptions } from "./local-deployer";

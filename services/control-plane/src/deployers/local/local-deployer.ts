@@ -1,0 +1,211 @@
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { dropDatabase, ensureDatabase, type Logger } from "@lgp/server-kit";
+import {
+  DeployerError,
+  type BuildResult,
+  type Deployer,
+  type DeploymentTarget,
+  type DeployResult,
+  type ProvisionResult,
+  type RevisionLog,
+  type RevisionTarget,
+} from "../deployer";
+import { baseEnv, runShell } from "./commands";
+import { verifyGraphConfig } from "./graph-config";
+import { freePort, RuntimeProcesses, waitUntilOk } from "./processes";
+import { checkout, unpackSource } from "./source";
+
+const REPO_ROOT = path.resolve(__dirname, "../../../../..");
+
+export interface LocalDeployerOptions {
+  /** A PostgreSQL URL on the server that holds the deployments' databases (its database part is ignored). */
+  databaseServerUrl: string;
+  /** Where sources are checked out and built: `<workDir>/<deployment>/<revision>/`. */
+  workDir: string;
+  /** Host in the URLs reported for runtimes (they listen on 127.0.0.1). */
+  publicHost?: string;
+  /** How long a runtime may take to answer /ok, and install/build commands to finish. */
+  startTimeoutMs?: number;
+  commandTimeoutMs?: number;
+  /** How long an external_docker URL may take to answer /ok. */
+  healthTimeoutMs?: number;
+  /** LOG_LEVEL of the runtimes (a deployment secret named LOG_LEVEL overrides it). */
+  runtimeLogLevel?: string;
+  /** The agent runtime entry point; default this repository's services/agent-runtime. */
+  runtimeEntry?: string;
+}
+
+/** Variables the platform sets for a runtime; a secret cannot override them. */
+const RESERVED = new Set(["DATABASE_URL", "PORT", "HOST", "LANGGRAPH_CONFIG", "REDIS_URL"]);
+const BUILD_MARKER = ".lgp-build.json";
+
+/**
+ * The `local` deployer: each deployment gets its own database on the configured PostgreSQL server;
+ * a source revision is checked out (or copied), installed and built under the work directory and
+ * served by an agent runtime process on a free port; an external_docker revision is health-checked
+ * at its custom_url.
+ */
+export class LocalDeployer implements Deployer {
+  readonly kind = "local" as const;
+  readonly processes: RuntimeProcesses;
+  private readonly runtimeEntry: string;
+
+  constructor(
+    private readonly options: LocalDeployerOptions,
+    logger: Logger,
+  ) {
+    this.runtimeEntry = options.runtimeEntry ?? path.join(REPO_ROOT, "services/agent-runtime/src/main.ts");
+    this.processes = new RuntimeProcesses(logger, this.runtimeEntry);
+  }
+
+  databaseUrl(deploymentId: string): string {
+    const url = new URL(this.options.databaseServerUrl);
+    url.pathname = `/lgp_deployment_${deploymentId.replace(/-/g, "").toLowerCase()}`;
+    url.search = "";
+    return url.toString();
+  }
+
+  private revisionDir(deploymentId: string, revisionId: string): string {
+    return path.join(this.options.workDir, deploymentId, revisionId);
+  }
+
+  async provisionDatabase(deployment: DeploymentTarget): Promise<ProvisionResult> {
+    const databaseUrl = this.databaseUrl(deployment.id);
+    try {
+      // Two revisions of a new deployment may both get here: PostgreSQL reports a concurrent
+      // CREATE DATABASE of the same name as a unique violation, so look again once.
+      await ensureDatabase(databaseUrl).catch(() => ensureDatabase(databaseUrl));
+    } catch (error) {
+      throw new DeployerError(`could not create the deployment's database: ${(error as Error).message}`);
+    }
+    return { databaseUrl };
+  }
+
+  async build(deployment: DeploymentTarget, revision: RevisionTarget, log: RevisionLog): Promise<BuildResult> {
+    const config = revision.sourceRevisionConfig;
+    if (deployment.source === "external_docker" || deployment.source === "internal_docker") {
+      return { artifact: String(config.image_uri ?? "") };
+    }
+    const dir = path.join(this.revisionDir(deployment.id, revision.id), "src");
+    const marker = path.join(this.revisionDir(deployment.id, revision.id), BUILD_MARKER);
+    // Idempotent: a revision built before a restart is not built again.
+    if (existsSync(marker)) {
+      const done = JSON.parse(readFileSync(marker, "utf8")) as BuildResult;
+      if (existsSync(done.artifact)) {
+        log.info("reusing the build made earlier");
+        return done;
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+    const repoUrl = stringOf(deployment.sourceConfig.repo_url);
+    const sourcePath = stringOf(config.source_tarball_path);
+    let repoCommitSha: string | undefined;
+    if (repoUrl) repoCommitSha = await checkout(repoUrl, stringOf(config.repo_ref), dir, log);
+    else if (sourcePath) await unpackSource(sourcePath, dir, log);
+    else throw new DeployerError("the revision has neither a repo_url nor a source_tarball_path");
+
+    const timeoutMs = this.options.commandTimeoutMs ?? 10 * 60_000;
+    for (const key of ["install_command", "build_command"] as const) {
+      const command = stringOf(deployment.sourceConfig[key]);
+      if (command) await runShell(command, { cwd: dir, timeoutMs, log, label: key });
+    }
+    const configPath = stringOf(config.langgraph_config_path) ?? "langgraph.json";
+    const graphConfig = verifyGraphConfig(dir, configPath);
+    log.info(`${configPath} loads: graphs ${graphConfig.graphs.join(", ")}`);
+    const result: BuildResult = { artifact: graphConfig.path, repoCommitSha };
+    writeFileSync(marker, JSON.stringify(result));
+    return result;
+  }
+
+  async deploy(
+    deployment: DeploymentTarget,
+    revision: RevisionTarget,
+    build: BuildResult | null,
+    log: RevisionLog,
+  ): Promise<DeployResult> {
+    if (deployment.source === "external_docker") {
+      const url = stringOf(deployment.sourceConfig.custom_url);
+      if (!url)
+        throw new DeployerError("an external_docker revision needs source_config.custom_url to be deployed locally");
+      log.info(`health-checking ${url}`);
+      const base = url.replace(/\/+$/, "");
+      if (!(await waitUntilOk(`${base}/ok`, this.options.healthTimeoutMs ?? 30_000))) {
+        throw new DeployerError(`${base}/ok did not answer successfully`);
+      }
+      return { url };
+    }
+    if (deployment.source === "internal_docker") {
+      throw new DeployerError(
+        "the local deployer cannot run container images; use the kubernetes deployer or an external_docker URL",
+      );
+    }
+    if (!build?.artifact || !existsSync(build.artifact))
+      throw new DeployerError("the revision's build output is missing");
+    const revisionDir = this.revisionDir(deployment.id, revision.id);
+    const pidFile = path.join(revisionDir, "runtime.pid");
+    await this.processes.stop(revision.id, pidFile);
+    const port = await freePort();
+    const url = `http://${this.options.publicHost ?? "127.0.0.1"}:${port}`;
+    const env: Record<string, string> = { ...baseEnv(), LOG_LEVEL: this.options.runtimeLogLevel ?? "info" };
+    for (const secret of deployment.secrets) if (!RESERVED.has(secret.name)) env[secret.name] = secret.value;
+    Object.assign(env, {
+      DATABASE_URL: this.databaseUrl(deployment.id),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LANGGRAPH_CONFIG: build.artifact,
+    });
+    mkdirSync(revisionDir, { recursive: true });
+    await this.processes.start({
+      revisionId: revision.id,
+      deploymentId: deployment.id,
+      command: process.execPath,
+      args: ["--import", "tsx", this.runtimeEntry],
+      cwd: REPO_ROOT,
+      env,
+      url,
+      pidFile,
+      timeoutMs: this.options.startTimeoutMs ?? 120_000,
+      log,
+    });
+    return { url };
+  }
+
+  async health(deployment: DeploymentTarget, revision: RevisionTarget): Promise<"healthy" | "unhealthy" | "unknown"> {
+    const url =
+      deployment.source === "external_docker"
+        ? stringOf(deployment.sourceConfig.custom_url)
+        : this.processes.url(revision.id);
+    if (!url) return "unhealthy";
+    return (await waitUntilOk(`${url.replace(/\/+$/, "")}/ok`, 2000)) ? "healthy" : "unhealthy";
+  }
+
+  async retire(deployment: DeploymentTarget, revision: RevisionTarget, log: RevisionLog): Promise<void> {
+    const revisionDir = this.revisionDir(deployment.id, revision.id);
+    if (await this.processes.stop(revision.id, path.join(revisionDir, "runtime.pid")))
+      log.info("stopped the agent runtime");
+    rmSync(revisionDir, { recursive: true, force: true });
+  }
+
+  async destroy(deployment: DeploymentTarget, log: RevisionLog): Promise<void> {
+    const deploymentDir = path.join(this.options.workDir, deployment.id);
+    const revisions = new Set(this.processes.revisionsOf(deployment.id));
+    if (existsSync(deploymentDir)) for (const entry of readdirSync(deploymentDir)) revisions.add(entry);
+    for (const revisionId of revisions) {
+      await this.processes.stop(revisionId, path.join(deploymentDir, revisionId, "runtime.pid"));
+    }
+    log.info("stopped the deployment's agent runtimes");
+    await dropDatabase(this.databaseUrl(deployment.id));
+    log.info("dropped the deployment's database");
+    rmSync(deploymentDir, { recursive: true, force: true });
+  }
+
+  /** Stops every runtime this process started (control-plane shutdown, end of a test). */
+  stopAll(): Promise<void> {
+    return this.processes.stopAll();
+  }
+}
+
+function stringOf(value: unknown): string | null {
+  return typeof value === "string" && value.length ? value : null;
+}

@@ -1,0 +1,2 @@
+export { Reconciler, type ReconcilerOptions } from "./reconciler";
+export { createReconcilerRuntime, createLocalDeployer, type ReconcilerRuntime } from "./wiring";

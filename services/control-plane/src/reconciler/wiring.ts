@@ -1,0 +1,77 @@
+import path from "node:path";
+import type { Logger } from "@lgp/server-kit";
+import type { ControlPlaneConfig } from "../config";
+import type { Db } from "../db";
+import type { Deployer } from "../deployers/deployer";
+import { LocalDeployer } from "../deployers/local";
+import { createReconcileQueue, type ReconcileQueue } from "../queue";
+import { SecretCipher } from "../secrets/cipher";
+import { Reconciler } from "./reconciler";
+
+const REPO_ROOT = path.resolve(__dirname, "../../../..");
+
+export interface ReconcilerRuntime {
+  queue: ReconcileQueue;
+  deployer: Deployer;
+  reconciler: Reconciler;
+  /** Resumes unfinished work and starts taking jobs. */
+  start(): Promise<void>;
+  /** Stops taking jobs, waits for running ones, stops the local deployer's runtimes. */
+  close(): Promise<void>;
+}
+
+export function createLocalDeployer(config: ControlPlaneConfig, logger: Logger): LocalDeployer {
+  return new LocalDeployer(
+    {
+      databaseServerUrl: config.DEPLOYMENTS_DATABASE_URL ?? config.CONTROL_PLANE_DATABASE_URL,
+      workDir: config.DEPLOYMENTS_DIR ?? path.join(REPO_ROOT, ".data/deployments"),
+      startTimeoutMs: config.LOCAL_DEPLOY_TIMEOUT_SECONDS * 1000,
+      healthTimeoutMs: config.LOCAL_DEPLOY_TIMEOUT_SECONDS * 1000,
+      runtimeLogLevel: config.LOG_LEVEL === "silent" ? "warn" : config.LOG_LEVEL,
+    },
+    logger.child({ deployer: "local" }),
+  );
+}
+
+/** Loaded only when configured: the Kubernetes client is large and the local mode never needs it. */
+function kubernetesDeployer(config: ControlPlaneConfig, logger: Logger): Deployer {
+  const { createKubernetesDeployer } = require("../deployers/kubernetes") as typeof import("../deployers/kubernetes");
+  return createKubernetesDeployer(config, logger);
+}
+
+/**
+ * The revisions queue (BullMQ with REDIS_URL, in-process otherwise), the configured deployer and
+ * the reconciler that connects them. The same queue goes to the HTTP app (`reconcileQueue`).
+ */
+export function createReconcilerRuntime(
+  config: ControlPlaneConfig,
+  db: Db,
+  logger: Logger,
+  overrides: { queue?: ReconcileQueue; deployer?: Deployer } = {},
+): ReconcilerRuntime {
+  const log = logger.child({ component: "reconciler" });
+  const queue = overrides.queue ?? createReconcileQueue({ redisUrl: config.REDIS_URL }, log);
+  const deployer =
+    overrides.deployer ??
+    (config.DEPLOYER === "kubernetes" ? kubernetesDeployer(config, log) : createLocalDeployer(config, log));
+  const reconciler = new Reconciler(
+    db,
+    deployer,
+    queue,
+    SecretCipher.fromEncodedKey(config.SECRETS_ENCRYPTION_KEY),
+    log,
+    {
+      concurrency: config.RECONCILER_CONCURRENCY,
+    },
+  );
+  return {
+    queue,
+    deployer,
+    reconciler,
+    start: () => reconciler.start(),
+    async close() {
+      await reconciler.stop();
+      if (deployer instanceof LocalDeployer) await deployer.stopAll();
+    },
+  };
+}
