@@ -183,7 +183,8 @@ function expectedSchema(schemaDir: string): SchemaShape {
       }
       shape.columns.set(field.dbName ?? field.name, {
         type: columnType(field, enumNames),
-        nullable: !field.isRequired && !field.isList,
+        // Prisma creates scalar lists as nullable array columns (it never adds NOT NULL to them).
+        nullable: !field.isRequired || field.isList,
       });
     }
     tables.set(tableOf(model), shape);
