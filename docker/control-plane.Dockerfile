@@ -31,16 +31,26 @@ FROM deps AS prod-deps
 RUN npm ci --ignore-scripts --omit=dev --no-audit --no-fund
 
 # 4. Runtime: production node_modules, the sources with their generated code, the migrations.
+#    The agent runtime and git come along for the `local` deployer (DEPLOYER=local, the default),
+#    which checks source revisions out and runs each in an agent runtime process inside this
+#    container, under /app/.data/deployments (mount a volume at /app/.data). Being under /app, the
+#    deployments' graphs resolve the runtime's packages from /app/node_modules.
 FROM ${NODE_IMAGE} AS runtime
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends git ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=8100 \
     HOST=0.0.0.0
 WORKDIR /app
+RUN mkdir -p /app/.data/deployments && chown -R node:node /app/.data
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json /app/tsconfig.base.json /app/tsconfig.json ./
 COPY --from=build /app/packages ./packages
 COPY --from=build /app/services/control-plane ./services/control-plane
+COPY --from=build /app/services/agent-runtime ./services/agent-runtime
 COPY --from=build /app/prisma/control-plane/migrations ./prisma/control-plane/migrations
+COPY --from=build /app/prisma/agent-runtime/migrations ./prisma/agent-runtime/migrations
 COPY --from=build /app/scripts/migrate.ts ./scripts/migrate.ts
 # The image's files stay root-owned and read-only to the service; tsx caches in /tmp.
 USER node

@@ -152,6 +152,25 @@ describe.each(DOCKERFILES)("%s", (file) => {
   });
 });
 
+describe("the control plane image", () => {
+  test("carries the agent runtime, its migrations and git for the local deployer, with a writable work directory", () => {
+    const steps = instructions("docker/control-plane.Dockerfile");
+    const copies = steps.filter((s) => s.keyword === "COPY").map((s) => s.args);
+    expect(copies).toContain("--from=build /app/services/agent-runtime ./services/agent-runtime");
+    expect(copies).toContain("--from=build /app/prisma/agent-runtime/migrations ./prisma/agent-runtime/migrations");
+    const runtimeStage = steps.slice(steps.findIndex((s) => s.keyword === "FROM" && s.args.endsWith("AS runtime")));
+    expect(
+      runtimeStage.some((s) => s.keyword === "RUN" && s.args.includes("install -y --no-install-recommends git")),
+    ).toBe(true);
+    // The local deployer's default DEPLOYMENTS_DIR (<repo>/.data/deployments), writable by the service.
+    expect(runtimeStage.some((s) => s.keyword === "RUN" && s.args.includes("chown -R node:node /app/.data"))).toBe(
+      true,
+    );
+    const compose = parse(fs.readFileSync(path.join(ROOT, "docker/compose.yaml"), "utf8"), { merge: true });
+    expect(compose.services["control-plane"].volumes).toEqual(["control-plane-data:/app/.data"]);
+  });
+});
+
 describe("the agent runtime image", () => {
   test("serves the bundled examples by default (LANGGRAPH_CONFIG) and copies them", () => {
     const steps = instructions("docker/agent-runtime.Dockerfile");
