@@ -73,6 +73,8 @@ export function oauthRouter(service: OAuthService, logger: Logger): Router {
       });
     }
     res.setHeader("Cache-Control", "no-store");
+    // The callback URL carries the code and state: never pass it on as a Referer.
+    res.setHeader("Referrer-Policy", "no-referrer");
     res.redirect(303, location);
   });
 

@@ -2,6 +2,7 @@
 // on loopback): authenticate -> the provider's log-in and consent -> callback -> 303 to the
 // frontend page -> wait. Each client authentication method, PKCE on and off, provider errors,
 // refresh of an expired token, and the long-poll.
+import http from "node:http";
 import request from "supertest";
 import { Browser, startControlPlane, startOidcServer, type ControlPlane, type OidcServer } from "./support/harness";
 
@@ -264,18 +265,19 @@ test("wait: answers as soon as the callback completes; timeout, not_found, bound
 
 test("a long-poll does not hold up shutdown: it answers when the server stops listening", async () => {
   const started = await authenticate({ provider: "waiting", scopes: ["repo", "read:user"] });
-  const http = await import("node:http");
   const server = http.createServer(cp.app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
+  const arrived = new Promise((resolve) => server.once("request", resolve));
   const answer = fetch(`http://127.0.0.1:${port}/v2/auth/wait/${started.body.auth_id}?timeout=60`, {
     headers: { "x-api-key": cp.keyA },
   });
-  // Close once the long-poll is in (the request has reached the server).
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Stop listening once the long-poll has reached the server, as a graceful shutdown does.
+  await arrived;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   const response = await answer;
   expect(response.status).toBe(200);
   expect(await response.json()).toEqual({ status: "timeout" });
+  server.closeIdleConnections();
   await closed;
 }, 20_000);

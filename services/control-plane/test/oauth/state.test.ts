@@ -62,6 +62,7 @@ async function callback(pathAndQuery: string) {
   const response = await request(cp.app).get(pathAndQuery);
   expect(response.status).toBe(303);
   expect(response.headers["cache-control"]).toBe("no-store");
+  expect(response.headers["referrer-policy"]).toBe("no-referrer");
   const location = new URL(response.headers.location);
   expect(`${location.origin}${location.pathname}`).toBe("https://frontend.example/oauth/callback");
   expect(location.searchParams.get("app")).toBe("1");
