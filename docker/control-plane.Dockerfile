@@ -52,8 +52,9 @@ COPY --from=build /app/services/agent-runtime ./services/agent-runtime
 COPY --from=build /app/prisma/control-plane/migrations ./prisma/control-plane/migrations
 COPY --from=build /app/prisma/agent-runtime/migrations ./prisma/agent-runtime/migrations
 COPY --from=build /app/scripts/migrate.ts ./scripts/migrate.ts
-# The image's files stay root-owned and read-only to the service; tsx caches in /tmp.
-USER node
+# The image's files stay root-owned and read-only to the service (but /app/.data); tsx caches in /tmp.
+# Numeric, so Kubernetes can verify runAsNonRoot (the node image's `node` user).
+USER 1000:1000
 EXPOSE 8100
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8100) + '/ok').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

@@ -132,7 +132,7 @@ describe.each(DOCKERFILES)("%s", (file) => {
 
   test("runs as a non-root user and documents its port", () => {
     const users = steps.filter((s) => s.keyword === "USER").map((s) => s.args);
-    expect(users.at(-1)).toBe("node");
+    expect(users.at(-1)).toBe("1000:1000");
     const port = file.includes("control-plane") ? "8100" : "8123";
     expect(steps.find((s) => s.keyword === "EXPOSE")?.args).toBe(port);
     expect(steps.find((s) => s.keyword === "ENV" && s.args.includes(`PORT=${port}`))).toBeDefined();

@@ -177,6 +177,13 @@ describe("renderRevision mapping", () => {
         expect(pod.metadata.labels[key]).toBe(value);
 
       // service account, pull secrets, volumes, mounts, init containers, sidecars
+      expect(pod.spec.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
+      for (const container of [
+        pod.spec.containers[0],
+        ...pod.spec.initContainers.filter((c: any) => c.name === "fetch-source"),
+      ]) {
+        expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
+      }
       expect(pod.spec.serviceAccountName).toBe("agent-sa");
       expect(pod.spec.imagePullSecrets).toEqual([{ name: "regcred" }]);
       expect(pod.spec.volumes).toEqual(FULL_SPEC.volumes);

@@ -131,7 +131,8 @@ function podTemplate(
       ...(spec.image_pull_secrets?.length
         ? { imagePullSecrets: spec.image_pull_secrets.map(({ name }) => ({ name })) }
         : {}),
-      securityContext: { seccompProfile: { type: "RuntimeDefault" } },
+      // The restricted Pod Security Standard: images must run as a non-root (numeric) user, as the agent runtime image does.
+      securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
       terminationGracePeriodSeconds: 60,
       ...(initContainers.length ? { initContainers } : {}),
       containers: [main, ...regular],
