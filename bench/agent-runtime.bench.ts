@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
 import { Client } from "@langchain/langgraph-sdk";
 import { migrate } from "@lgp/server-kit";
 import { createEmptyDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
@@ -127,9 +127,8 @@ async function httpWorkload(name: string, apiUrl: string): Promise<Result> {
 /** The ceiling: the same graph, in this process, with the same PostgreSQL checkpointer. */
 async function inProcessWorkload(databaseUrl: string): Promise<Result> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
-  const checkpointer = new PostgresSaver(pool, undefined, { schema: "bench_ceiling" });
+  const checkpointer = new RuntimeCheckpointer(pool, undefined, { schema: "bench_ceiling" });
   await checkpointer.setup();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { graph: compiled } = require(path.join(ROOT, "examples/src/agent.ts")) as {
     graph: { checkpointer: unknown; stream(input: unknown, options: unknown): Promise<AsyncIterable<unknown>> };
   };
