@@ -121,10 +121,14 @@ export class RuntimeProcesses {
     const entry = this.running.get(revisionId);
     if (entry) {
       entry.child.kill("SIGTERM");
+      let timer: NodeJS.Timeout | undefined;
       const killed = await Promise.race([
         entry.exited.then(() => true),
-        new Promise<boolean>((r) => setTimeout(() => r(false), graceMs)),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), graceMs);
+        }),
       ]);
+      clearTimeout(timer);
       if (!killed) {
         entry.child.kill("SIGKILL");
         await entry.exited;

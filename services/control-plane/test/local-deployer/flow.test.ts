@@ -1,0 +1,184 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Client } from "pg";
+import { REPO_ROOT } from "@lgp/server-kit/src/testing";
+import { startReconcilerHarness, type ReconcilerHarness } from "../reconciler/setup";
+
+// The flow every client follows, end to end with real agent runtime processes: create an
+// internal_source deployment from examples/ (a git repository) -> DEPLOYED -> its URL serves the
+// example graph -> PATCH (new repo_ref and secret) -> new revision DEPLOYED, old process gone ->
+// redeploy the first revision -> DELETE, database dropped, no process left.
+let h: ReconcilerHarness;
+let repo: string;
+let firstSha: string;
+let secondSha: string;
+
+function git(args: string[], cwd: string): string {
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    },
+  }).trim();
+}
+
+beforeAll(async () => {
+  h = await startReconcilerHarness({ timeoutSeconds: 120 });
+  repo = path.join(h.workDir, "example-repo");
+  mkdirSync(repo, { recursive: true });
+  cpSync(path.join(REPO_ROOT, "examples"), repo, {
+    recursive: true,
+    filter: (item) => path.basename(item) !== "node_modules",
+  });
+  git(["init", "--quiet", "--initial-branch=main"], repo);
+  git(["add", "."], repo);
+  git(["commit", "--quiet", "-m", "example"], repo);
+  firstSha = git(["rev-parse", "HEAD"], repo);
+  git(["checkout", "--quiet", "-b", "second"], repo);
+  writeFileSync(path.join(repo, "NOTES.md"), "second revision\n");
+  git(["add", "."], repo);
+  git(["commit", "--quiet", "-m", "second"], repo);
+  secondSha = git(["rev-parse", "HEAD"], repo);
+  git(["checkout", "--quiet", "main"], repo);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+function pidOf(deploymentId: string, revisionId: string): number | null {
+  const file = path.join(h.workDir, deploymentId, revisionId, "runtime.pid");
+  return existsSync(file) ? Number(readFileSync(file, "utf8")) : null;
+}
+
+/** Retiring the replaced revision follows its replacement's DEPLOYED: wait for the exit. */
+async function exited(pid: number): Promise<boolean> {
+  const deadline = Date.now() + 30_000;
+  while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  return !alive(pid);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function assistantsOf(url: string): Promise<string[]> {
+  const res = await fetch(`${url}/assistants/search`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: "{}",
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { graph_id: string }[]).map((assistant) => assistant.graph_id).sort();
+}
+
+async function databaseExists(deploymentId: string): Promise<boolean> {
+  const url = new URL(h.deployer.databaseUrl(deploymentId));
+  const name = url.pathname.slice(1);
+  url.pathname = "/postgres";
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    return (await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
+it("creates, serves, updates, rolls back and deletes an internal_source deployment", async () => {
+  const created = await h.api.post("/v2/deployments").send({
+    name: "example-flow",
+    source: "internal_source",
+    source_config: { repo_url: `file://${repo}`, build_command: "test -f langgraph.json" },
+    source_revision_config: { repo_ref: "main", langgraph_config_path: "langgraph.json" },
+    secrets: [{ name: "EXAMPLE_SECRET", value: "first-secret" }],
+  });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  const first = created.body.latest_revision_id as string;
+
+  // Clients list revisions and take [0] as the latest, then poll it.
+  const listed = await h.api.get(`/v2/deployments/${id}/revisions`);
+  expect(listed.body.resources[0].id).toBe(first);
+  const deployed = await h.waitForRevision(
+    id,
+    first,
+    ["DEPLOYED", "BUILD_FAILED", "DEPLOY_FAILED", "CREATE_FAILED"],
+    150_000,
+  );
+  expect(deployed).toMatchObject({ status: "DEPLOYED", source_revision_config: { repo_commit_sha: firstSha } });
+  const deployment = (await h.api.get(`/v2/deployments/${id}`)).body;
+  expect(deployment).toMatchObject({
+    status: "READY",
+    active_revision_id: first,
+    source_revision_config: { repo_commit_sha: firstSha },
+  });
+  const firstUrl = deployment.source_config.custom_url as string;
+  expect(firstUrl).toBe(deployed.url);
+  expect(await assistantsOf(firstUrl)).toEqual(["agent", "approval"]);
+  expect(await databaseExists(id)).toBe(true);
+  // The deployment's secrets reach its runtime as environment variables.
+  const firstPid = pidOf(id, first)!;
+  expect(readFileSync(`/proc/${firstPid}/environ`, "utf8").split("\0")).toContain("EXAMPLE_SECRET=first-secret");
+  const buildLog = (await h.api.get(`/v2/deployments/${id}/revisions/${first}/logs/build?query=checked%20out`)).body
+    .logs;
+  expect(buildLog.map((line: { message: string }) => line.message)).toEqual([`checked out main at ${firstSha}`]);
+
+  // PATCH: new repo_ref and secret -> a new revision; the old process stops once it is DEPLOYED.
+  const patched = await h.api.patch(`/v2/deployments/${id}`).send({
+    source_revision_config: { repo_ref: "second" },
+    secrets: [{ name: "EXAMPLE_SECRET", value: "second-secret" }],
+  });
+  expect(patched.status).toBe(200);
+  const second = patched.body.latest_revision_id as string;
+  expect(second).not.toBe(first);
+  const secondDeployed = await h.waitForRevision(id, second, ["DEPLOYED", "BUILD_FAILED", "DEPLOY_FAILED"], 150_000);
+  expect(secondDeployed).toMatchObject({ status: "DEPLOYED", source_revision_config: { repo_commit_sha: secondSha } });
+  const secondUrl = secondDeployed.url as string;
+  expect(secondUrl).not.toBe(firstUrl);
+  expect(await assistantsOf(secondUrl)).toEqual(["agent", "approval"]);
+  const secondPid = pidOf(id, second)!;
+  expect(readFileSync(`/proc/${secondPid}/environ`, "utf8").split("\0")).toContain("EXAMPLE_SECRET=second-secret");
+  expect(await exited(firstPid)).toBe(true);
+  await expect(fetch(`${firstUrl}/ok`)).rejects.toThrow();
+  // Older DEPLOYED revisions stay DEPLOYED (clients show them as replaced).
+  expect((await h.api.get(`/v2/deployments/${id}`)).body).toMatchObject({
+    active_revision_id: second,
+    source_config: { custom_url: secondUrl },
+  });
+
+  // Rollback: redeploy the first revision.
+  const redeployed = await h.api.post(`/v2/deployments/${id}/revisions/${first}/redeploy`);
+  expect(redeployed.status).toBe(200);
+  const third = redeployed.body.latest_revision_id as string;
+  const thirdDeployed = await h.waitForRevision(id, third, ["DEPLOYED", "BUILD_FAILED", "DEPLOY_FAILED"], 150_000);
+  expect(thirdDeployed).toMatchObject({
+    status: "DEPLOYED",
+    source_revision_config: { repo_ref: "main", repo_commit_sha: firstSha },
+  });
+  const thirdPid = pidOf(id, third)!;
+  expect(readFileSync(`/proc/${thirdPid}/environ`, "utf8").split("\0")).toContain("EXAMPLE_SECRET=first-secret");
+  expect(await exited(secondPid)).toBe(true);
+
+  // DELETE: 204, then gone, its processes stopped and its database dropped.
+  expect((await h.api.delete(`/v2/deployments/${id}`)).status).toBe(204);
+  const deadline = Date.now() + 60_000;
+  while ((await h.api.get(`/v2/deployments/${id}`)).status !== 404 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  expect((await h.api.get(`/v2/deployments/${id}`)).status).toBe(404);
+  expect(await exited(thirdPid)).toBe(true);
+  expect(await databaseExists(id)).toBe(false);
+  expect(existsSync(path.join(h.workDir, id))).toBe(false);
+}, 600_000);
