@@ -15,6 +15,8 @@ export const controlPlaneEnv = z.object({
   PUBLIC_URL: z.url().optional(),
   /** Page the browser lands on after an OAuth callback; default `{PUBLIC_URL}/auth/done`. */
   FRONTEND_CALLBACK_URL: z.url().optional(),
+  /** Accept OAuth providers at plain-http loopback URLs (a provider on this machine; development and tests). */
+  OAUTH_ALLOW_HTTP_LOOPBACK: env.boolean(false),
   /** 32 bytes (base64 or hex) encrypting secrets at rest; the embedded start generates one under .data/. */
   SECRETS_ENCRYPTION_KEY: z
     .string()

@@ -12,6 +12,7 @@ export function createOAuthRouter(deps: ControlPlaneDeps): Router {
     cipher: SecretCipher.fromEncodedKey(deps.config.SECRETS_ENCRYPTION_KEY),
     logger: deps.logger,
     publicUrl,
+    allowHttpLoopback: deps.config.OAUTH_ALLOW_HTTP_LOOPBACK,
     frontendCallbackUrl: deps.config.FRONTEND_CALLBACK_URL ?? `${publicUrl.replace(/\/+$/, "")}/auth/done`,
   });
   return oauthRouter(service, deps.logger);

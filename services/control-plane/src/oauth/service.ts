@@ -35,6 +35,8 @@ export interface OAuthServiceOptions {
   publicUrl: string;
   /** The page the callback sends the browser to. */
   frontendCallbackUrl: string;
+  /** Accept providers at plain-http loopback URLs (development and tests only). */
+  allowHttpLoopback: boolean;
 }
 
 /** The longest a `wait` holds a request. */
@@ -60,16 +62,21 @@ function clip(value: string, max: number): string {
   return value.length > max ? `${value.slice(0, max)}…` : value;
 }
 
-/** Authorization and token endpoints must be https (plain http only on this machine). */
-function checkEndpointUrl(field: string, value: string): string {
+/** Authorization and token endpoints must be https (plain http only on this machine, when allowed). */
+function checkEndpointUrl(field: string, value: string, allowHttpLoopback: boolean): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw invalid(["body", field], "must be an absolute URL");
   }
-  if (url.protocol !== "https:" && !isLoopbackHttp(url)) {
-    throw invalid(["body", field], "must be an https URL (plain http is accepted only for localhost)");
+  if (url.protocol !== "https:" && !(allowHttpLoopback && isLoopbackHttp(url))) {
+    throw invalid(
+      ["body", field],
+      allowHttpLoopback
+        ? "must be an https URL (plain http is accepted only for localhost)"
+        : "must be an https URL (set OAUTH_ALLOW_HTTP_LOOPBACK=true for a provider on localhost)",
+    );
   }
   if (url.hash) throw invalid(["body", field], "must not have a fragment");
   return url.toString();
@@ -88,7 +95,7 @@ export class OAuthService {
 
   constructor(private readonly options: OAuthServiceOptions) {
     this.repository = new OAuthRepository(options.db);
-    this.vault = new TokenVault(this.repository, options.cipher, options.logger);
+    this.vault = new TokenVault(this.repository, options.cipher, options.logger, options.allowHttpLoopback);
   }
 
   // Providers
@@ -116,8 +123,8 @@ export class OAuthService {
         name: body.name,
         clientId: body.client_id,
         clientSecretEncrypted: body.client_secret ? this.options.cipher.encrypt(body.client_secret) : null,
-        authUrl: checkEndpointUrl("auth_url", body.auth_url),
-        tokenUrl: checkEndpointUrl("token_url", body.token_url),
+        authUrl: checkEndpointUrl("auth_url", body.auth_url, this.options.allowHttpLoopback),
+        tokenUrl: checkEndpointUrl("token_url", body.token_url, this.options.allowHttpLoopback),
         issuer: checkIssuer(body.issuer) ?? null,
         usesPkce: body.uses_pkce ?? false,
         codeChallengeMethod: "S256",
@@ -150,8 +157,14 @@ export class OAuthService {
           : body.client_secret
             ? this.options.cipher.encrypt(body.client_secret)
             : null,
-      authUrl: body.auth_url === undefined ? undefined : checkEndpointUrl("auth_url", body.auth_url),
-      tokenUrl: body.token_url === undefined ? undefined : checkEndpointUrl("token_url", body.token_url),
+      authUrl:
+        body.auth_url === undefined
+          ? undefined
+          : checkEndpointUrl("auth_url", body.auth_url, this.options.allowHttpLoopback),
+      tokenUrl:
+        body.token_url === undefined
+          ? undefined
+          : checkEndpointUrl("token_url", body.token_url, this.options.allowHttpLoopback),
       issuer: checkIssuer(body.issuer),
       usesPkce: body.uses_pkce,
       tokenEndpointAuthMethod: body.token_endpoint_auth_method,
@@ -267,7 +280,7 @@ export class OAuthService {
     for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value);
     try {
       const tokens = await exchangeCode(
-        providerEndpoint(this.options.cipher, provider),
+        providerEndpoint(this.options.cipher, provider, this.options.allowHttpLoopback),
         params,
         query.state,
         this.redirectUri(provider.providerId),

@@ -8,6 +8,8 @@ export interface ProviderEndpoint {
   tokenUrl: string;
   issuer: string | null;
   tokenEndpointAuthMethod: string;
+  /** Plain http to a loopback address is allowed (OAUTH_ALLOW_HTTP_LOOPBACK). */
+  allowHttpLoopback: boolean;
 }
 
 export interface TokenSet {
@@ -53,7 +55,7 @@ function endpoints(lib: OAuthLib, provider: ProviderEndpoint) {
         ? lib.ClientSecretBasic(secret)
         : lib.ClientSecretPost(secret);
   const options = {
-    [lib.allowInsecureRequests]: isLoopbackHttp(new URL(provider.tokenUrl)),
+    [lib.allowInsecureRequests]: provider.allowHttpLoopback && isLoopbackHttp(new URL(provider.tokenUrl)),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   };
   return { as, client, clientAuth, options };

@@ -14,7 +14,11 @@ export interface FreshToken {
 }
 
 /** The provider as the token endpoint needs it, with the client secret decrypted. */
-export function providerEndpoint(cipher: SecretCipher, provider: OAuthProvider): ProviderEndpoint {
+export function providerEndpoint(
+  cipher: SecretCipher,
+  provider: OAuthProvider,
+  allowHttpLoopback: boolean,
+): ProviderEndpoint {
   return {
     clientId: provider.clientId,
     clientSecret: provider.clientSecretEncrypted ? cipher.decrypt(provider.clientSecretEncrypted) : null,
@@ -22,6 +26,7 @@ export function providerEndpoint(cipher: SecretCipher, provider: OAuthProvider):
     tokenUrl: provider.tokenUrl,
     issuer: provider.issuer,
     tokenEndpointAuthMethod: provider.tokenEndpointAuthMethod,
+    allowHttpLoopback,
   };
 }
 
@@ -37,6 +42,7 @@ export class TokenVault {
     private readonly repository: OAuthRepository,
     private readonly cipher: SecretCipher,
     private readonly logger: Logger,
+    private readonly allowHttpLoopback: boolean,
   ) {}
 
   encrypt(tokens: TokenSet): { accessTokenEncrypted: string; refreshTokenEncrypted: string | null } {
@@ -67,7 +73,7 @@ export class TokenVault {
     let tokens: TokenSet;
     try {
       tokens = await refreshTokens(
-        providerEndpoint(this.cipher, row.provider),
+        providerEndpoint(this.cipher, row.provider, this.allowHttpLoopback),
         this.cipher.decrypt(row.refreshTokenEncrypted as string),
       );
     } catch (error) {

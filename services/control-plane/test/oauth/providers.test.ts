@@ -1,9 +1,13 @@
 // Providers per tenant (client secret encrypted, never returned), tokens listing and deletion,
 // and tenant isolation of providers, authorizations and tokens.
 import request from "supertest";
+import { createLogger } from "@lgp/server-kit";
+import { createControlPlaneApp } from "../../src/app";
+import { loadControlPlaneConfig } from "../../src/config";
+import { generateKey } from "../../src/secrets/cipher";
 import { Browser, startControlPlane, startOidcServer, type ControlPlane, type OidcServer } from "./support/harness";
 
-let cp: ControlPlane;
+let cp: ControlPlane & { database: { url: string } };
 let oidc: OidcServer;
 const SECRET = "super-secret-client-value-42";
 
@@ -235,4 +239,31 @@ test("token deletion: one by id, all of a provider, all of one user", async () =
     (await api(cp.keyA).post("/v2/auth/authenticate", { provider: "shared", scopes: ["repo"], user_id: "u2" })).body
       .status,
   ).toBe("pending");
+});
+
+test("plain http to loopback is refused unless OAUTH_ALLOW_HTTP_LOOPBACK is set", async () => {
+  const config = loadControlPlaneConfig({
+    CONTROL_PLANE_DATABASE_URL: cp.database.url,
+    SECRETS_ENCRYPTION_KEY: generateKey(),
+    PUBLIC_URL: cp.url,
+  });
+  expect(config.OAUTH_ALLOW_HTTP_LOOPBACK).toBe(false);
+  const strict = createControlPlaneApp({ config, db: cp.db, logger: createLogger("control-plane", "silent") });
+  const response = await request(strict)
+    .post("/v2/auth/providers")
+    .set("X-Api-Key", cp.keyA)
+    .send(providerBody("local-http"));
+  expect(response.status).toBe(422);
+  expect(response.body.detail[0]).toMatchObject({ loc: ["body", "auth_url"] });
+  expect(response.body.detail[0].msg).toMatch(/OAUTH_ALLOW_HTTP_LOOPBACK/);
+  const https = await request(strict)
+    .post("/v2/auth/providers")
+    .set("X-Api-Key", cp.keyA)
+    .send(
+      providerBody("remote", {
+        auth_url: "https://login.example.com/authorize",
+        token_url: "https://login.example.com/token",
+      }),
+    );
+  expect(https.status).toBe(201);
 });

@@ -99,6 +99,8 @@ export async function startControlPlane(
       CONTROL_PLANE_DATABASE_URL: database.url,
       SECRETS_ENCRYPTION_KEY: generateKey(),
       PUBLIC_URL: url,
+      // The test provider listens on plain http on loopback.
+      OAUTH_ALLOW_HTTP_LOOPBACK: "true",
       ...env,
     });
     app = createControlPlaneApp({ config, db, logger: createLogger("control-plane", process.env.LOG_LEVEL) });
