@@ -1,0 +1,49 @@
+// Tenants and API keys from the command line:
+//   npm run tenants -w services/control-plane -- create <name>     new tenant and its first key
+//   npm run tenants -w services/control-plane -- add-key <name>    another key for a tenant
+//   npm run tenants -w services/control-plane -- list              tenants and key counts
+// Keys are stored hashed: the plain key is printed once, here.
+import path from "node:path";
+import { z } from "zod";
+import { ConfigError, ensureDatabase, env, loadConfig, migrate, runMain } from "@lgp/server-kit";
+import { createDb } from "../db";
+import { createTenantKey } from "./api-keys";
+
+const MIGRATIONS_DIR = path.resolve(__dirname, "../../../../prisma/control-plane/migrations");
+const USAGE = "usage: tenants create <name> | tenants add-key <name> [key-name] | tenants list";
+const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export async function tenantsCli(argv: string[], out: (line: string) => void): Promise<void> {
+  const [command, name, keyName] = argv;
+  if (!command || !["create", "add-key", "list"].includes(command)) throw new ConfigError(USAGE);
+  if (command !== "list" && (!name || !NAME.test(name))) {
+    throw new ConfigError(`${USAGE}\na tenant name is lowercase letters, digits and -`);
+  }
+  const { CONTROL_PLANE_DATABASE_URL: url } = loadConfig(z.object({ CONTROL_PLANE_DATABASE_URL: env.postgresUrl() }));
+  await ensureDatabase(url);
+  await migrate(url, MIGRATIONS_DIR);
+  const db = createDb(url, 1);
+  try {
+    if (command === "list") {
+      const tenants = await db.tenant.findMany({
+        orderBy: { createdAt: "asc" },
+        include: { _count: { select: { apiKeys: true } } },
+      });
+      for (const tenant of tenants) out(`${tenant.name}\t${tenant.id}\t${tenant._count.apiKeys} key(s)`);
+      return;
+    }
+    const existing = await db.tenant.findUnique({ where: { name } });
+    if (command === "create" && existing)
+      throw new ConfigError(`tenant ${name} already exists (add a key with: tenants add-key ${name})`);
+    if (command === "add-key" && !existing)
+      throw new ConfigError(`tenant ${name} does not exist (create it with: tenants create ${name})`);
+    const { tenantId, apiKey } = await createTenantKey(db, name, keyName ?? (command === "create" ? "default" : "cli"));
+    out(`tenant ${name} ${tenantId}`);
+    out(`api key (shown once, send it as X-Api-Key): ${apiKey}`);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+if (require.main === module)
+  runMain(() => tenantsCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)));
