@@ -3,7 +3,9 @@
 // frontend page -> wait. Each client authentication method, PKCE on and off, provider errors,
 // refresh of an expired token, and the long-poll.
 import http from "node:http";
+import pino from "pino";
 import request from "supertest";
+import { generateKey, SecretCipher } from "../../src/secrets/cipher";
 import { Browser, startControlPlane, startOidcServer, type ControlPlane, type OidcServer } from "./support/harness";
 
 let cp: ControlPlane;
@@ -11,8 +13,15 @@ let oidc: OidcServer;
 const SECRETS = { post: "post-secret-value-123", basic: "basic-secret:with/odd+chars &=%" };
 const SLUGS = ["post", "basic", "public", "post-pkce", "public-nopkce", "aborted", "refresh", "waiting", "reuse"];
 
+// Every log line of the control plane, at the most verbose level, to prove no secret reaches them.
+const logLines: string[] = [];
+const encryptionKey = generateKey();
+/** Access tokens the tests saw; none may appear in a log line. */
+const seenTokens = new Set<string>();
+
 beforeAll(async () => {
-  cp = await startControlPlane();
+  const logger = pino({ level: "trace" }, { write: (line: string) => void logLines.push(line) });
+  cp = await startControlPlane({ SECRETS_ENCRYPTION_KEY: encryptionKey }, logger);
   const redirect_uris = SLUGS.map((slug) => `${cp.url}/v2/auth/callback/${slug}`);
   oidc = await startOidcServer([
     {
@@ -66,8 +75,10 @@ function authenticate(body: Record<string, unknown>, key = cp.keyA) {
   return request(cp.app).post("/v2/auth/authenticate").set("X-Api-Key", key).send(body);
 }
 
-function wait(authId: string, timeout: number, key = cp.keyA) {
-  return request(cp.app).get(`/v2/auth/wait/${authId}?timeout=${timeout}`).set("X-Api-Key", key);
+async function wait(authId: string, timeout: number, key = cp.keyA) {
+  const response = await request(cp.app).get(`/v2/auth/wait/${authId}?timeout=${timeout}`).set("X-Api-Key", key);
+  if (typeof response.body?.token === "string") seenTokens.add(response.body.token);
+  return response;
 }
 
 /** Follows `url` through the provider as a person would, then the callback; answers the frontend URL. */
@@ -281,3 +292,20 @@ test("a long-poll does not hold up shutdown: it answers when the server stops li
   server.closeIdleConnections();
   await closed;
 }, 20_000);
+
+test("no client secret, access token or refresh token ever reaches the logs", async () => {
+  const cipher = SecretCipher.fromEncodedKey(encryptionKey);
+  const rows = await cp.db.oAuthToken.findMany();
+  const secrets = [
+    SECRETS.post,
+    SECRETS.basic,
+    ...seenTokens,
+    ...rows.map((row) => cipher.decrypt(row.accessTokenEncrypted)),
+    ...rows.flatMap((row) => (row.refreshTokenEncrypted ? [cipher.decrypt(row.refreshTokenEncrypted)] : [])),
+  ];
+  expect(seenTokens.size).toBeGreaterThan(3);
+  expect(rows.some((row) => row.refreshTokenEncrypted)).toBe(true);
+  expect(logLines.length).toBeGreaterThan(10);
+  const log = logLines.join("");
+  for (const secret of secrets) expect(log).not.toContain(secret);
+});

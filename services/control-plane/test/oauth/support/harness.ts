@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { createLogger } from "@lgp/server-kit";
+import { createLogger, type Logger } from "@lgp/server-kit";
 import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { createControlPlaneApp } from "../../../src/app";
 import { loadControlPlaneConfig } from "../../../src/config";
@@ -79,6 +79,7 @@ export interface ControlPlane {
 /** The control plane on a loopback port (its URL is PUBLIC_URL), a fresh database, two tenants. */
 export async function startControlPlane(
   env: Record<string, string> = {},
+  logger: Logger = createLogger("control-plane", process.env.LOG_LEVEL),
 ): Promise<ControlPlane & { database: TestDatabase }> {
   const database = await createTestDatabase("control-plane");
   const server = http.createServer();
@@ -103,7 +104,7 @@ export async function startControlPlane(
       OAUTH_ALLOW_HTTP_LOOPBACK: "true",
       ...env,
     });
-    app = createControlPlaneApp({ config, db, logger: createLogger("control-plane", process.env.LOG_LEVEL) });
+    app = createControlPlaneApp({ config, db, logger });
     server.on("request", app);
     keyA = (await createTenantKey(db, "tenant-a")).apiKey;
     keyB = (await createTenantKey(db, "tenant-b")).apiKey;
