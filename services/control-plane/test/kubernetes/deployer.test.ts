@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -387,6 +389,53 @@ describe("kubernetes deployer against a Kubernetes API on loopback", () => {
     const again = new MemoryLog();
     await deployer.destroy(deployment, again);
     expect(again.lines.filter((line) => line.includes("already gone"))).toHaveLength(6);
+  });
+
+  test("an external_docker revision without an image is health-checked at its custom_url, not run in the cluster", async () => {
+    const server = http.createServer((req, res) => {
+      res.writeHead(req.url === "/ok" ? 200 : 404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ ok: true }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const deployment = target({ source: "external_docker", sourceConfig: { custom_url: `${url}/` } });
+    const rev: RevisionTarget = { id: randomUUID(), sourceRevisionConfig: {} };
+    const log = new MemoryLog();
+    try {
+      expect(await deployer.deploy(deployment, rev, null, log)).toEqual({ url });
+      expect(await deployer.health(deployment, rev)).toBe("healthy");
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    expect(await deployer.health(deployment, rev)).toBe("unhealthy");
+    expect(api.calls()).toEqual([]);
+    expect(log.lines).toEqual([`info health-checking ${url}`]);
+
+    const quick = new KubernetesDeployer({
+      kubeConfig: loadKubeConfig(kubeconfigPath),
+      defaultNamespace: "default",
+      runtimeImage: "unused",
+      databaseServerUrl: PG_SERVER,
+      redisUrl: "redis://unused:6379",
+      progressDeadlineSeconds: 1,
+      externalHealthTimeoutMs: 300,
+    });
+    await expect(quick.deploy(deployment, rev, null, new MemoryLog())).rejects.toThrow(
+      `${url}/ok did not answer 200 in time`,
+    );
+    // With an image, an external_docker revision runs in the cluster like internal_docker.
+    const withImage = { id: randomUUID(), sourceRevisionConfig: { image_uri: "registry.example/ext:1" } };
+    await deployer.deploy(deployment, withImage, null, new MemoryLog());
+    expect(api.calls().some((call) => call.startsWith("PATCH /apis/apps/v1/namespaces/default/deployments/"))).toBe(
+      true,
+    );
+  });
+
+  test("a kubeconfig that does not exist or names no cluster is a configuration error", () => {
+    expect(() => loadKubeConfig(path.join(tmp, "missing"))).toThrow(ConfigError);
+    const empty = path.join(tmp, "empty-kubeconfig");
+    fs.writeFileSync(empty, "apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n");
+    expect(() => loadKubeConfig(empty)).toThrow(/names no cluster/);
   });
 
   test("createKubernetesDeployer builds a working deployer from the control plane's configuration", async () => {

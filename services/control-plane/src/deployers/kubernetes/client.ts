@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import path from "node:path";
 import NodeModule from "node:module";
+import { ConfigError } from "@lgp/server-kit";
 import type * as K8s from "@kubernetes/client-node" with { "resolution-mode": "import" };
 
 export type { K8s };
@@ -27,7 +29,18 @@ export function loadKubernetesClient(): typeof K8s {
 export function loadKubeConfig(kubeconfigPath?: string): K8s.KubeConfig {
   const k8s = loadKubernetesClient();
   const kc = new k8s.KubeConfig();
-  if (kubeconfigPath) kc.loadFromFile(kubeconfigPath);
-  else kc.loadFromDefault();
+  if (kubeconfigPath) {
+    if (!fs.existsSync(kubeconfigPath)) throw new ConfigError(`invalid KUBECONFIG: ${kubeconfigPath} does not exist`);
+    kc.loadFromFile(kubeconfigPath);
+  } else {
+    kc.loadFromDefault();
+    // With nothing to load, the library falls back to an unauthenticated http://localhost:8080.
+    if (kc.getCurrentCluster()?.server === "http://localhost:8080" && kc.getCurrentContext() === "loaded-context") {
+      throw new ConfigError(
+        "DEPLOYER=kubernetes found no cluster: set KUBECONFIG, provide ~/.kube/config, or run the control plane in a cluster",
+      );
+    }
+  }
+  if (!kc.getCurrentCluster()) throw new ConfigError("invalid KUBECONFIG: its current context names no cluster");
   return kc;
 }

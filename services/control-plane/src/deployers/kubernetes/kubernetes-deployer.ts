@@ -10,6 +10,7 @@ import {
   type RevisionLog,
   type RevisionTarget,
 } from "../deployer";
+import { waitUntilOk } from "../local/processes";
 import { loadKubeConfig, type K8s } from "./client";
 import { Cluster, describeClusterError, type ObjectRef } from "./cluster";
 import {
@@ -38,6 +39,8 @@ export interface KubernetesDeployerOptions {
   pollIntervalMs?: number;
   /** How long after the progress deadline the follower waits for the controller to say so itself. */
   rolloutGraceMs?: number;
+  /** How long an external_docker revision's custom_url may take to answer /ok. */
+  externalHealthTimeoutMs?: number;
   workerCommand?: string[];
   logger?: Logger;
 }
@@ -95,6 +98,15 @@ export class KubernetesDeployer implements Deployer {
     build: BuildResult | null,
     log: RevisionLog,
   ): Promise<DeployResult> {
+    const external = externalUrlOf(deployment, revision);
+    if (external) {
+      // Runs elsewhere (no image to run here): deployed once it answers.
+      log.info(`health-checking ${external}`);
+      if (!(await waitUntilOk(`${external}/ok`, this.options.externalHealthTimeoutMs ?? 30_000))) {
+        throw new DeployerError(`${external}/ok did not answer 200 in time`);
+      }
+      return { url: external };
+    }
     const namespace = namespaceOf(deployment, this.options.defaultNamespace);
     const rendered = renderRevision({
       deployment,
@@ -217,6 +229,8 @@ export class KubernetesDeployer implements Deployer {
   }
 
   async health(deployment: DeploymentTarget, revision: RevisionTarget): Promise<"healthy" | "unhealthy" | "unknown"> {
+    const external = externalUrlOf(deployment, revision);
+    if (external) return (await waitUntilOk(`${external}/ok`, 2000)) ? "healthy" : "unhealthy";
     const namespace = namespaceOf(deployment, this.options.defaultNamespace);
     try {
       const api = await this.cluster.read<K8s.V1Deployment>(deploymentRef(namespace, resourceNames(deployment).api));
@@ -325,6 +339,12 @@ function reapplicable(before: Manifest, rendered: Manifest): Manifest {
 
 function deploymentRef(namespace: string, name: string): ObjectRef {
   return { apiVersion: "apps/v1", kind: "Deployment", namespace, name };
+}
+
+/** An external_docker revision without an image runs outside the cluster, at its custom_url. */
+function externalUrlOf(deployment: DeploymentTarget, revision: RevisionTarget): string | undefined {
+  if (deployment.source !== "external_docker" || stringOf(revision.sourceRevisionConfig.image_uri)) return undefined;
+  return stringOf(deployment.sourceConfig.custom_url)?.replace(/\/+$/, "");
 }
 
 function stringOf(value: unknown): string | undefined {
