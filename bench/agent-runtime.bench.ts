@@ -99,12 +99,38 @@ async function drive(total: number, concurrency: number, job: (index: number, lo
 
 const input = (index: number) => ({ messages: [{ role: "user", content: `hello ${index}` }] });
 
-/** The HTTP workload through the official client: one client per concurrent user. */
+/**
+ * One streamed run read with a bare `fetch` (BENCH_CLIENT=fetch): the same requests as the
+ * official client's, with less client-side CPU on a machine the server shares.
+ */
+async function fetchRun(apiUrl: string, threadId: string, index: number): Promise<Sample> {
+  const started = performance.now();
+  const response = await fetch(`${apiUrl}/threads/${threadId}/runs/stream`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ assistant_id: "agent", input: input(index), stream_mode: ["updates"] }),
+  });
+  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+  let firstEventMs = NaN;
+  let text = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body) {
+    if (Number.isNaN(firstEventMs)) firstEventMs = performance.now() - started;
+    text += decoder.decode(chunk as Uint8Array, { stream: true });
+  }
+  if (!text.startsWith("event: metadata")) throw new Error("the stream did not start with metadata");
+  if (text.includes("event: error")) throw new Error(text);
+  if (!text.includes("event: updates")) throw new Error("the stream ended without the agent's update");
+  return { firstEventMs, endMs: performance.now() - started };
+}
+
+/** The HTTP workload: one official client per concurrent user. */
 async function httpWorkload(name: string, apiUrl: string): Promise<Result> {
   const clients = Array.from({ length: CLIENTS }, () => new Client({ apiUrl, callerOptions: { maxRetries: 0 } }));
   const threads: string[] = [];
   for (let i = 0; i < THREADS; i += 1) threads.push((await clients[0].threads.create()).thread_id);
   const job = async (index: number, loop: number): Promise<Sample> => {
+    if (process.env.BENCH_CLIENT === "fetch") return fetchRun(apiUrl, threads[index % THREADS], index);
     const started = performance.now();
     let firstEventMs = NaN;
     let sawEnd = false;

@@ -26,6 +26,8 @@ export interface RunFinished {
 interface Tracked {
   values: unknown;
   interrupted: boolean;
+  /** Set when the run was cancelled (it stops where it was; `rollback` also erases it). */
+  cancelled?: "interrupt" | "rollback";
 }
 
 class CancelledError extends Error {
@@ -139,6 +141,7 @@ export class RunExecutor {
       const reason = controller.signal.reason;
       if (reason instanceof CancelledError) {
         status = "interrupted";
+        tracked.cancelled = reason.action;
         if (reason.action === "rollback") await this.deps.checkpoints.deleteRunCheckpoints(run.thread_id, run.run_id);
       } else {
         status = "error";
@@ -171,13 +174,15 @@ export class RunExecutor {
         const snapshot = await graph.getState({ configurable: { thread_id: run.thread_id, checkpoint_ns: "" } });
         const interrupts = interruptsOf(snapshot);
         const stopped = Object.keys(interrupts).length > 0 || (snapshot.next?.length ?? 0) > 0;
-        if (status !== "error" && stopped) threadStatus = "interrupted";
+        // A cancelled run leaves the thread idle with its progress (interrupt) or without it.
+        if (status !== "error" && stopped && !tracked.cancelled) threadStatus = "interrupted";
         state = { values: serialize(snapshot.values ?? {}), interrupts };
       } catch (error) {
         logger.warn({ err: error, runId: run.run_id }, "cannot read the thread state after a run");
       }
     }
     const next = await runs.finish({ runId: run.run_id, threadId: run.thread_id, status }, threadStatus, state);
+    if (tracked.cancelled === "rollback") await runs.delete(run.thread_id, run.run_id);
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
     await events.end(run.run_id);
     if (this.emitter.listenerCount("finished")) {

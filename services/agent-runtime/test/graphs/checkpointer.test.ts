@@ -35,7 +35,9 @@ test("what the runtime checkpointer writes, the official PostgresSaver reads the
   const tuples = [];
   for await (const tuple of official.list({ configurable: { thread_id: threadId } })) tuples.push(tuple);
   expect(tuples.length).toBeGreaterThanOrEqual(3);
-  expect(tuples.every((tuple) => tuple.metadata?.run_id === "run-1")).toBe(true);
+  expect(tuples.every((tuple) => (tuple.metadata as Record<string, unknown> | undefined)?.run_id === "run-1")).toBe(
+    true,
+  );
   const latest = await official.getTuple({ configurable: { thread_id: threadId } });
   expect(latest?.checkpoint.id).toBe(snapshotOurs.config.configurable?.checkpoint_id);
   expect(latest?.checkpoint.channel_values).toMatchObject({ draft: "proposal: check", steps: ["propose"] });

@@ -26,6 +26,7 @@ export const EXAMPLES_CONFIG = path.resolve(__dirname, "../../../../examples/lan
 
 export interface RunningRuntime {
   url: string;
+  server: Server;
   client: Client;
   runtime: Runtime;
   config: AgentRuntimeConfig;
@@ -61,6 +62,7 @@ export async function startRuntime(
   const url = `http://127.0.0.1:${address.port}`;
   return {
     url,
+    server,
     client: new Client({ apiUrl: url, callerOptions: { maxRetries: 0 } }),
     runtime,
     config,
