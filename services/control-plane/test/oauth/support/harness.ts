@@ -60,7 +60,11 @@ export async function startOidcServer(clients: OidcClient[]): Promise<OidcServer
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
+        const force = setTimeout(() => child.kill("SIGKILL"), 3000);
+        child.once("exit", () => {
+          clearTimeout(force);
+          resolve();
+        });
         child.kill("SIGTERM");
       }),
   };
