@@ -19,10 +19,13 @@ export function createLifecycle(logger: Logger, options: { server?: Server; drai
 
   async function closeServer(server: Server): Promise<void> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Keep-alive connections become idle as their last response ends: close them as they do.
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
     server.closeIdleConnections();
     const timer = setTimeout(() => server.closeAllConnections(), drainMs);
     timer.unref();
     await closed;
+    clearInterval(idle);
     clearTimeout(timer);
   }
 

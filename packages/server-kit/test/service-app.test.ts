@@ -169,3 +169,24 @@ describe("the service shell", () => {
     expect(response.body.detail).toContain("query.limit");
   });
 });
+
+describe("request logs", () => {
+  it("never record a query string (it can carry an OAuth code or state)", async () => {
+    const lines: string[] = [];
+    const destination = { write: (line: string) => lines.push(line) };
+    const pino = (await import("pino")).default;
+    const captured = pino({ level: "info" }, destination);
+    const app = createServiceApp({
+      service: "shell-test",
+      logger: captured,
+      apiSpec,
+      validationStyle: "list",
+      routes: (routes) => routes.get("/v1/things", (_req, res) => void res.json({})),
+    }).app;
+    // Refused (the contract has no `code`), and logged all the same.
+    await request(app).get("/v1/things?limit=5&code=secret-code").expect(422);
+    const completed = lines.map((line) => JSON.parse(line)).find((line) => line.msg === "request completed");
+    expect(completed.req).toMatchObject({ method: "GET", path: "/v1/things" });
+    expect(lines.join("\n")).not.toContain("secret-code");
+  });
+});

@@ -67,7 +67,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
       autoLogging: { ignore: (req) => req.url === "/ok" || req.url === "/metrics" },
       serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+        // The path only: query strings can carry secrets (an OAuth callback's code and state).
+        req: (req) => ({ id: req.id, method: req.method, path: String(req.url).split("?")[0] }),
         res: (res) => ({ statusCode: res.statusCode }),
       },
     }),
