@@ -1,6 +1,6 @@
 import { ConflictError } from "@lgp/server-kit";
 import type { Db } from "../db";
-import type { Deployment as DeploymentRow, Prisma } from "../generated/prisma/client";
+import { Prisma, type Deployment as DeploymentRow } from "../generated/prisma/client";
 import { insertRevision, type NewRevision } from "../revisions/repository";
 import type { PagePosition } from "./paging";
 
@@ -63,18 +63,43 @@ export class DeploymentRepository {
     return this.db.deployment.findFirst({ where: { id, tenantId } });
   }
 
-  /** A page, newest first (see paging.ts). */
-  list(tenantId: string, filters: DeploymentFilters, position: PagePosition, limit: number): Promise<DeploymentRow[]> {
-    const where: Prisma.DeploymentWhereInput = { tenantId };
-    if (position.beforeSeq !== undefined) where.seq = { lt: position.beforeSeq };
-    if (filters.nameContains) where.name = { contains: likeLiteral(filters.nameContains), mode: "insensitive" };
-    if (filters.status) where.status = filters.status;
-    if (filters.remoteReconciled !== undefined) where.remoteReconciled = filters.remoteReconciled;
-    if (filters.imageVersion !== undefined) where.imageVersion = filters.imageVersion;
-    if (filters.deploymentType) where.deploymentType = filters.deploymentType;
-    if (filters.ids) where.id = { in: filters.ids };
-    if (filters.tagValueIds) where.OR = filters.tagValueIds.map((tag) => ({ tagValueIds: { array_contains: [tag] } }));
-    return this.db.deployment.findMany({ where, orderBy: { seq: "desc" }, skip: position.skip, take: limit });
+  /**
+   * A page, newest first (see paging.ts). Raw SQL: this is the hot path of the API, and the
+   * (tenant_id, seq) index serves both forms of position. A plain offset first finds the `seq` at
+   * that position with a narrow (index-only when unfiltered) scan, then reads the page by keyset.
+   */
+  async list(
+    tenantId: string,
+    filters: DeploymentFilters,
+    position: PagePosition,
+    limit: number,
+  ): Promise<DeploymentRow[]> {
+    const conditions: Prisma.Sql[] = [Prisma.sql`tenant_id = ${tenantId}::uuid`];
+    if (filters.nameContains) conditions.push(Prisma.sql`name ILIKE ${`%${likeLiteral(filters.nameContains)}%`}`);
+    if (filters.status) conditions.push(Prisma.sql`status = ${filters.status}`);
+    if (filters.remoteReconciled !== undefined)
+      conditions.push(Prisma.sql`remote_reconciled = ${filters.remoteReconciled}`);
+    if (filters.imageVersion !== undefined) conditions.push(Prisma.sql`image_version = ${filters.imageVersion}`);
+    if (filters.deploymentType) conditions.push(Prisma.sql`deployment_type = ${filters.deploymentType}`);
+    if (filters.ids) conditions.push(Prisma.sql`id = ANY(${filters.ids}::uuid[])`);
+    if (filters.tagValueIds)
+      conditions.push(Prisma.sql`jsonb_exists_any(tag_value_ids, ${filters.tagValueIds}::text[])`);
+    if (position.beforeSeq !== undefined) conditions.push(Prisma.sql`seq < ${position.beforeSeq}`);
+    if (position.skip > 0) {
+      const [boundary] = await this.db.$queryRaw<{ seq: bigint }[]>`
+        SELECT seq FROM deployments WHERE ${Prisma.join(conditions, " AND ")}
+        ORDER BY seq DESC LIMIT 1 OFFSET ${position.skip}`;
+      if (!boundary) return [];
+      conditions.push(Prisma.sql`seq <= ${boundary.seq}`);
+    }
+    return this.db.$queryRaw<DeploymentRow[]>`
+      SELECT id, seq, tenant_id AS "tenantId", name, source, status, source_config AS "sourceConfig",
+        source_revision_config AS "sourceRevisionConfig", secrets, secret_references AS "secretReferences",
+        deployment_type AS "deploymentType", remote_reconciled AS "remoteReconciled", image_version AS "imageVersion",
+        tag_value_ids AS "tagValueIds", latest_revision_id AS "latestRevisionId", active_revision_id AS "activeRevisionId",
+        created_at AS "createdAt", updated_at AS "updatedAt"
+      FROM deployments WHERE ${Prisma.join(conditions, " AND ")}
+      ORDER BY seq DESC LIMIT ${limit}`;
   }
 
   /**
