@@ -7,12 +7,15 @@ import { startReconcilerHarness, type ReconcilerHarness } from "../reconciler/se
 
 // The flow every client follows, end to end with real agent runtime processes: create an
 // internal_source deployment from examples/ (a git repository) -> DEPLOYED -> its URL serves the
-// example graph -> PATCH (new repo_ref and secret) -> new revision DEPLOYED, old process gone ->
+// example graph -> a control-plane restart starts it again -> PATCH (new repo_ref and secret) -> new revision DEPLOYED, old process gone ->
 // redeploy the first revision -> DELETE, database dropped, no process left.
 let h: ReconcilerHarness;
 let repo: string;
 let firstSha: string;
 let secondSha: string;
+const exampleGraphs = Object.keys(
+  (JSON.parse(readFileSync(path.join(REPO_ROOT, "examples/langgraph.json"), "utf8")) as { graphs: object }).graphs,
+).sort();
 
 function git(args: string[], cwd: string): string {
   return execFileSync("git", args, {
@@ -124,13 +127,29 @@ it("creates, serves, updates, rolls back and deletes an internal_source deployme
     active_revision_id: first,
     source_revision_config: { repo_commit_sha: firstSha },
   });
-  const firstUrl = deployment.source_config.custom_url as string;
-  expect(firstUrl).toBe(deployed.url);
-  expect(await assistantsOf(firstUrl)).toEqual(["agent", "approval"]);
+  const startedUrl = deployment.source_config.custom_url as string;
+  expect(startedUrl).toBe(deployed.url);
+  expect(await assistantsOf(startedUrl)).toEqual(exampleGraphs);
   expect(await databaseExists(id)).toBe(true);
   // The deployment's secrets reach its runtime as environment variables.
+  const startedPid = pidOf(id, first)!;
+  expect(readFileSync(`/proc/${startedPid}/environ`, "utf8").split("\0")).toContain("EXAMPLE_SECRET=first-secret");
+
+  // A control-plane restart stops its runtimes; the new one starts the active revision again.
+  await h.restart();
+  expect(await exited(startedPid)).toBe(true);
+  let firstUrl = startedUrl;
+  for (const deadline = Date.now() + 120_000; firstUrl === startedUrl && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    firstUrl = (await h.api.get(`/v2/deployments/${id}`)).body.source_config.custom_url;
+  }
+  expect(firstUrl).not.toBe(startedUrl);
+  expect(await assistantsOf(firstUrl)).toEqual(exampleGraphs);
+  expect((await h.api.get(`/v2/deployments/${id}/revisions/${first}`)).body).toMatchObject({
+    status: "DEPLOYED",
+    url: firstUrl,
+  });
   const firstPid = pidOf(id, first)!;
-  expect(readFileSync(`/proc/${firstPid}/environ`, "utf8").split("\0")).toContain("EXAMPLE_SECRET=first-secret");
   const buildLog = (await h.api.get(`/v2/deployments/${id}/revisions/${first}/logs/build?query=checked%20out`)).body
     .logs;
   expect(buildLog.map((line: { message: string }) => line.message)).toEqual([`checked out main at ${firstSha}`]);
@@ -147,7 +166,7 @@ it("creates, serves, updates, rolls back and deletes an internal_source deployme
   expect(secondDeployed).toMatchObject({ status: "DEPLOYED", source_revision_config: { repo_commit_sha: secondSha } });
   const secondUrl = secondDeployed.url as string;
   expect(secondUrl).not.toBe(firstUrl);
-  expect(await assistantsOf(secondUrl)).toEqual(["agent", "approval"]);
+  expect(await assistantsOf(secondUrl)).toEqual(exampleGraphs);
   const secondPid = pidOf(id, second)!;
   expect(readFileSync(`/proc/${secondPid}/environ`, "utf8").split("\0")).toContain("EXAMPLE_SECRET=second-secret");
   expect(await exited(firstPid)).toBe(true);
