@@ -54,6 +54,8 @@ export const controlPlaneEnv = z.object({
   LOCAL_DEPLOY_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
   /** Revisions one control plane drives at the same time. */
   RECONCILER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** How often the reconciler queues lost work again and (local deployer) restarts dead runtimes. */
+  RECONCILER_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
 export type ControlPlaneConfig = z.infer<typeof controlPlaneEnv> & { PUBLIC_URL: string };

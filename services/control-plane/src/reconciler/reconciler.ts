@@ -21,6 +21,8 @@ export interface ReconcilerOptions {
   concurrency?: number;
   /** Restarts that may cut a revision off mid-step before it is marked INTERRUPTED. */
   maxInterruptions?: number;
+  /** How often unfinished work is queued again (0: only at start). */
+  sweepIntervalMs?: number;
 }
 
 /** The reconciler stops driving a revision when a guarded transition finds it moved by someone else. */
@@ -38,6 +40,8 @@ export class Reconciler {
   private readonly handling = new Set<string>();
   private readonly concurrency: number;
   private readonly maxInterruptions: number;
+  private readonly sweepIntervalMs: number;
+  private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Db,
@@ -50,16 +54,44 @@ export class Reconciler {
     this.revisions = new RevisionRepository(db);
     this.concurrency = options.concurrency ?? 4;
     this.maxInterruptions = options.maxInterruptions ?? 2;
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 30_000;
   }
 
   /** Re-queues what a previous run left unfinished, then starts taking jobs. */
   async start(): Promise<void> {
     await this.queue.process((job) => this.handle(job), this.concurrency);
     await this.resume();
+    if (this.sweepIntervalMs > 0) {
+      this.sweepTimer = setInterval(() => {
+        this.sweep().catch((error: unknown) => this.logger.warn({ err: error }, "reconciler sweep failed"));
+      }, this.sweepIntervalMs);
+      this.sweepTimer.unref();
+    }
   }
 
   async stop(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
     await this.queue.close();
+  }
+
+  /**
+   * Periodically: work whose job was lost (queueing failed while Redis was away, a job failed on
+   * a database error) is queued again; BullMQ ignores subjects whose job still exists and this
+   * process skips what it is handling. The local deployer's runtimes are supervised here too: an
+   * active revision whose process died is started again.
+   */
+  async sweep(): Promise<void> {
+    const before = new Date(Date.now() - this.sweepIntervalMs);
+    for (const revision of await this.revisions.unfinished(before)) {
+      await this.queue.enqueue({ type: "revision", revisionId: revision.id });
+    }
+    const deleting = await this.db.deployment.findMany({
+      where: { status: "AWAITING_DELETE", updatedAt: { lt: before } },
+      select: { id: true },
+    });
+    for (const { id } of deleting) await this.queue.enqueue({ type: "delete", deploymentId: id });
+    if (this.deployer.kind === "local") await this.enqueueRestores();
   }
 
   /**
@@ -72,6 +104,10 @@ export class Reconciler {
     }
     const deleting = await this.db.deployment.findMany({ where: { status: "AWAITING_DELETE" }, select: { id: true } });
     for (const { id } of deleting) await this.queue.enqueue({ type: "delete", deploymentId: id });
+    await this.enqueueRestores();
+  }
+
+  private async enqueueRestores(): Promise<void> {
     const active = await this.db.deployment.findMany({
       where: { activeRevisionId: { not: null }, status: { not: "AWAITING_DELETE" } },
       select: { activeRevisionId: true },
@@ -374,7 +410,20 @@ export class Reconciler {
         build = await this.deployer.build(target, this.revisionTarget(revision), log);
       }
       const { url } = await this.deployer.deploy(target, this.revisionTarget(revision), build, log);
+      const now = await this.db.deployment.findUnique({
+        where: { id: deployment.id },
+        select: { activeRevisionId: true },
+      });
+      if (now?.activeRevisionId !== revision.id) {
+        // Replaced while it was being started again: it must not keep running.
+        await this.deployer.retire(target, this.revisionTarget(revision), log);
+        return;
+      }
       await this.revisions.update(revision.id, "DEPLOYED", { url });
+      await this.db.deployment.updateMany({
+        where: { id: deployment.id, status: "UNKNOWN" },
+        data: { status: "READY" },
+      });
       if (deployment.source !== "external_docker" && url) {
         await this.db.deployment.updateMany({
           where: { id: deployment.id, activeRevisionId: revision.id },

@@ -62,6 +62,7 @@ export function createReconcilerRuntime(
     log,
     {
       concurrency: config.RECONCILER_CONCURRENCY,
+      sweepIntervalMs: config.RECONCILER_SWEEP_SECONDS * 1000,
     },
   );
   return {

@@ -75,10 +75,13 @@ export class RevisionRepository {
     return this.db.revision.findMany({ where, orderBy: { seq: "desc" }, skip: position.skip, take: limit });
   }
 
-  /** Revisions the reconciler has not finished, oldest first (resumed after a restart). */
-  unfinished(): Promise<RevisionRow[]> {
+  /** Revisions the reconciler has not finished (unchanged since `before`), oldest first. */
+  unfinished(before?: Date): Promise<RevisionRow[]> {
     return this.db.revision.findMany({
-      where: { status: { in: ["CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING"] } },
+      where: {
+        status: { in: ["CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING"] },
+        ...(before ? { updatedAt: { lt: before } } : {}),
+      },
       orderBy: { seq: "asc" },
     });
   }

@@ -7,7 +7,7 @@ import { startReconcilerHarness, type ReconcilerHarness } from "../reconciler/se
 
 // The flow every client follows, end to end with real agent runtime processes: create an
 // internal_source deployment from examples/ (a git repository) -> DEPLOYED -> its URL serves the
-// example graph -> a control-plane restart starts it again -> PATCH (new repo_ref and secret) -> new revision DEPLOYED, old process gone ->
+// example graph -> a control-plane restart, and a crash of its runtime, start it again -> PATCH (new repo_ref and secret) -> new revision DEPLOYED, old process gone ->
 // redeploy the first revision -> DELETE, database dropped, no process left.
 let h: ReconcilerHarness;
 let repo: string;
@@ -33,7 +33,7 @@ function git(args: string[], cwd: string): string {
 }
 
 beforeAll(async () => {
-  h = await startReconcilerHarness({ timeoutSeconds: 120 });
+  h = await startReconcilerHarness({ timeoutSeconds: 120, sweepSeconds: 1 });
   repo = path.join(h.workDir, "example-repo");
   mkdirSync(repo, { recursive: true });
   cpSync(path.join(REPO_ROOT, "examples"), repo, {
@@ -149,6 +149,16 @@ it("creates, serves, updates, rolls back and deletes an internal_source deployme
     status: "DEPLOYED",
     url: firstUrl,
   });
+
+  // A runtime that dies is started again by the reconciler's sweep.
+  process.kill(pidOf(id, first)!, "SIGKILL");
+  const crashedUrl = firstUrl;
+  for (const deadline = Date.now() + 120_000; firstUrl === crashedUrl && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    firstUrl = (await h.api.get(`/v2/deployments/${id}`)).body.source_config.custom_url;
+  }
+  expect(firstUrl).not.toBe(crashedUrl);
+  expect(await assistantsOf(firstUrl)).toEqual(exampleGraphs);
   const firstPid = pidOf(id, first)!;
   const buildLog = (await h.api.get(`/v2/deployments/${id}/revisions/${first}/logs/build?query=checked%20out`)).body
     .logs;

@@ -28,7 +28,7 @@ export interface ReconcilerHarness extends Harness {
 }
 
 export async function startReconcilerHarness(
-  options: { queue?: () => ReconcileQueue; start?: boolean; timeoutSeconds?: number } = {},
+  options: { queue?: () => ReconcileQueue; start?: boolean; timeoutSeconds?: number; sweepSeconds?: number } = {},
 ): Promise<ReconcilerHarness> {
   const workDir = path.join(REPO_ROOT, ".data", `test-deployments-${randomBytes(4).toString("hex")}`);
   mkdirSync(workDir, { recursive: true });
@@ -42,7 +42,11 @@ export async function startReconcilerHarness(
       process: (handler, concurrency) => queue.process(handler, concurrency),
       close: () => queue.close(),
     },
-    env: { DEPLOYMENTS_DIR: workDir, LOCAL_DEPLOY_TIMEOUT_SECONDS: String(options.timeoutSeconds ?? 60) },
+    env: {
+      DEPLOYMENTS_DIR: workDir,
+      LOCAL_DEPLOY_TIMEOUT_SECONDS: String(options.timeoutSeconds ?? 60),
+      RECONCILER_SWEEP_SECONDS: String(options.sweepSeconds ?? 30),
+    },
   });
   const build = () => createReconcilerRuntime(h.config, h.db, h.logger, { queue });
   let runtime = build();
