@@ -181,13 +181,13 @@ export class DeploymentService {
 
   /**
    * The row is committed before the job is queued; if queueing fails the work is not lost: the
-   * reconciler re-queues unfinished revisions and deletions when it starts.
+   * reconciler queues unfinished revisions and deletions again (at start and in its sweep).
    */
   private async enqueue(job: ReconcileJob): Promise<void> {
     try {
       await this.queue.enqueue(job);
     } catch (error) {
-      this.logger.error({ err: error, job }, "could not queue reconcile job; it will be resumed at the next start");
+      this.logger.error({ err: error, job }, "could not queue reconcile job; the reconciler sweep will queue it again");
     }
   }
 }

@@ -13,6 +13,8 @@ export interface NewRevision {
   sourceRevisionConfig: Prisma.InputJsonValue;
   resourceSpec: Prisma.InputJsonValue | null;
   secrets: Prisma.InputJsonValue;
+  /** A redeploy pins the commit its original revision was built from. */
+  repoCommitSha?: string | null;
 }
 
 export function insertRevision(tx: Tx, revision: NewRevision): Promise<RevisionRow> {

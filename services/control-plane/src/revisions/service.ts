@@ -55,7 +55,8 @@ export class RevisionService {
 
   /**
    * Rollback: a new revision with that revision's configuration (source revision config, resource
-   * spec, secrets), which also becomes the deployment's current configuration.
+   * spec, secrets) and, for source builds, the commit it was built from; it also becomes the
+   * deployment's current configuration.
    */
   async redeploy(tenantId: string, deploymentId: string, revisionId: string): Promise<Deployment> {
     const target = await this.revision(tenantId, deploymentId, revisionId);
@@ -78,6 +79,8 @@ export class RevisionService {
         sourceRevisionConfig: revisionConfig as unknown as Prisma.InputJsonValue,
         resourceSpec: (target.resourceSpec as Prisma.InputJsonValue | null) ?? null,
         secrets: target.secrets as Prisma.InputJsonValue,
+        // A rollback builds the same code, even if the branch moved since.
+        repoCommitSha: target.repoCommitSha,
       },
     );
     try {
@@ -85,7 +88,7 @@ export class RevisionService {
     } catch (error) {
       this.logger.error(
         { err: error },
-        "could not queue the redeployed revision; it will be resumed at the next start",
+        "could not queue the redeployed revision; the reconciler sweep will queue it again",
       );
     }
     return presentDeployment(updated);

@@ -187,7 +187,10 @@ it("creates, serves, updates, rolls back and deletes an internal_source deployme
     source_config: { custom_url: secondUrl },
   });
 
-  // Rollback: redeploy the first revision.
+  // Rollback: redeploy the first revision; it builds the first commit even though main moved on.
+  writeFileSync(path.join(repo, "MOVED.md"), "main moved\n");
+  git(["add", "."], repo);
+  git(["commit", "--quiet", "-m", "main moved"], repo);
   const redeployed = await h.api.post(`/v2/deployments/${id}/revisions/${first}/redeploy`);
   expect(redeployed.status).toBe(200);
   const third = redeployed.body.latest_revision_id as string;

@@ -101,7 +101,9 @@ export class LocalDeployer implements Deployer {
     const repoUrl = stringOf(deployment.sourceConfig.repo_url);
     const sourcePath = stringOf(config.source_tarball_path);
     let repoCommitSha: string | undefined;
-    if (repoUrl) repoCommitSha = await checkout(repoUrl, stringOf(config.repo_ref), dir, log);
+    // A redeployed revision carries the commit of the revision it copies: build exactly that.
+    if (repoUrl)
+      repoCommitSha = await checkout(repoUrl, stringOf(config.repo_ref), dir, log, stringOf(config.repo_commit_sha));
     else if (sourcePath) await unpackSource(sourcePath, dir, log);
     else throw new DeployerError("the revision has neither a repo_url nor a source_tarball_path");
 

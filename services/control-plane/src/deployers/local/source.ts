@@ -21,15 +21,22 @@ function git(args: string[], cwd: string, log: RevisionLog, label: string): Prom
  * out `ref` (a branch, a tag, `refs/...` or a commit; default the remote's HEAD). Answers the
  * commit sha.
  */
-export async function checkout(repoUrl: string, ref: string | null, dir: string, log: RevisionLog): Promise<string> {
+export async function checkout(
+  repoUrl: string,
+  ref: string | null,
+  dir: string,
+  log: RevisionLog,
+  pinnedSha: string | null = null,
+): Promise<string> {
   if (repoUrl.startsWith("-")) throw new DeployerError(`repo_url ${repoUrl} is not a repository location`);
   if (ref?.startsWith("-")) throw new DeployerError(`repo_ref ${ref} is not a git ref`);
+  if (pinnedSha && !/^[0-9a-f]{7,64}$/i.test(pinnedSha)) throw new DeployerError(`${pinnedSha} is not a commit sha`);
   mkdirSync(path.dirname(dir), { recursive: true });
   log.info(`cloning ${repoUrl}`);
   await git(["clone", "--quiet", "--no-checkout", "--", repoUrl, dir], path.dirname(dir), log, "git clone");
   const quiet: RevisionLog = { info: () => {}, warn: () => {}, error: () => {} };
   let sha: string | null = null;
-  const candidates = ref ? [`origin/${ref}`, ref] : ["HEAD"];
+  const candidates = pinnedSha ? [pinnedSha] : ref ? [`origin/${ref}`, ref] : ["HEAD"];
   for (const candidate of candidates) {
     try {
       sha = (
@@ -40,7 +47,8 @@ export async function checkout(repoUrl: string, ref: string | null, dir: string,
       // try the next form of the ref
     }
   }
-  if (!sha) throw new DeployerError(`repo_ref ${ref} was not found in ${repoUrl}`);
+  if (!sha)
+    throw new DeployerError(`${pinnedSha ? `commit ${pinnedSha}` : `repo_ref ${ref}`} was not found in ${repoUrl}`);
   await git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", sha], dir, log, "git checkout");
   log.info(`checked out ${ref ?? "HEAD"} at ${sha}`);
   return sha;
