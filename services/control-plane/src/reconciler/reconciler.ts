@@ -23,6 +23,11 @@ export interface ReconcilerOptions {
   maxInterruptions?: number;
   /** How often unfinished work is queued again (0: only at start). */
   sweepIntervalMs?: number;
+  /**
+   * A step (BUILDING, DEPLOYING) whose revision row has not been touched for this long is taken
+   * as cut off; while a step runs its reconciler touches the row every third of it.
+   */
+  leaseMs?: number;
 }
 
 /** The reconciler stops driving a revision when a guarded transition finds it moved by someone else. */
@@ -42,6 +47,7 @@ export class Reconciler {
   private readonly maxInterruptions: number;
   private readonly sweepIntervalMs: number;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private readonly leaseMs: number;
 
   constructor(
     private readonly db: Db,
@@ -55,6 +61,7 @@ export class Reconciler {
     this.concurrency = options.concurrency ?? 4;
     this.maxInterruptions = options.maxInterruptions ?? 2;
     this.sweepIntervalMs = options.sweepIntervalMs ?? 30_000;
+    this.leaseMs = options.leaseMs ?? 30_000;
   }
 
   /** Re-queues what a previous run left unfinished, then starts taking jobs. */
@@ -160,14 +167,22 @@ export class Reconciler {
   }
 
   /**
-   * A revision found mid-step (BUILDING, DEPLOYING) when its job starts was cut off by a restart
-   * or a dead worker: it goes back one step and runs again (every deployer step is idempotent),
-   * unless it was cut off too often already, then it is INTERRUPTED.
+   * A revision found mid-step (BUILDING, DEPLOYING) when its job starts, and whose row the step's
+   * reconciler has stopped touching (lease expired), was cut off by a restart or a dead worker: it
+   * goes back one step and runs again (every deployer step is idempotent), unless it was cut off
+   * too often already, then it is INTERRUPTED. A fresh row means another reconciler is on it.
    */
   private async recoverInterrupted(revision: RevisionRow, log: RevisionLogWriter): Promise<RevisionRow | null> {
     const back: Partial<Record<string, RevisionStatus>> = { BUILDING: "AWAITING_BUILD", DEPLOYING: "AWAITING_DEPLOY" };
     const previous = back[revision.status];
     if (!previous) return revision;
+    if (revision.updatedAt.getTime() > Date.now() - this.leaseMs) {
+      this.logger.info(
+        { revision_id: revision.id, status: revision.status },
+        "revision step held by another reconciler",
+      );
+      return null;
+    }
     if (revision.interruptions >= this.maxInterruptions) {
       await this.move(revision, "INTERRUPTED", log, {
         statusMessage: `cut off by a restart during ${revision.status} ${revision.interruptions + 1} times`,
@@ -211,7 +226,9 @@ export class Reconciler {
         const building = await this.move(revision, "BUILDING", buildLog);
         let result: BuildResult;
         try {
-          result = await this.deployer.build(target, this.revisionTarget(building), buildLog);
+          result = await this.holding(building, () =>
+            this.deployer.build(target, this.revisionTarget(building), buildLog),
+          );
         } catch (error) {
           return this.fail(building, "BUILD_FAILED", buildLog, error);
         }
@@ -229,7 +246,11 @@ export class Reconciler {
           : null;
         let url: string | null;
         try {
-          url = (await this.deployer.deploy(target, this.revisionTarget(deploying), build, log)).url;
+          url = (
+            await this.holding(deploying, () =>
+              this.deployer.deploy(target, this.revisionTarget(deploying), build, log),
+            )
+          ).url;
         } catch (error) {
           // What a failed deploy started must not keep running.
           await this.deployer.retire(target, this.revisionTarget(deploying), log).catch(() => {});
@@ -307,6 +328,21 @@ export class Reconciler {
       }
     }
     return { ...revision, status: "DEPLOYED", url };
+  }
+
+  /** Runs a step while touching the revision row (its lease) so no other reconciler takes it over. */
+  private async holding<T>(revision: RevisionRow, work: () => Promise<T>): Promise<T> {
+    const timer = setInterval(
+      () => {
+        this.revisions.touch(revision.id, revision.status as RevisionStatus).catch(() => {});
+      },
+      Math.max(100, Math.floor(this.leaseMs / 3)),
+    );
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+    }
   }
 
   /** A revision that a newer one of the same deployment overtook before it deployed: SKIPPED. */

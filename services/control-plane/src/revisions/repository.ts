@@ -114,6 +114,11 @@ export class RevisionRepository {
     return count === 1;
   }
 
+  /** Renews the lease of the step that holds the revision (updated_at), while it is in `status`. */
+  async touch(id: string, status: RevisionStatus): Promise<void> {
+    await this.db.$executeRaw`UPDATE revisions SET updated_at = now() WHERE id = ${id}::uuid AND status = ${status}`;
+  }
+
   /** Sets columns without changing the status, guarded the same way. */
   async update(id: string, status: RevisionStatus, data: TransitionData): Promise<boolean> {
     const { count } = await this.db.revision.updateMany({ where: { id, status }, data });

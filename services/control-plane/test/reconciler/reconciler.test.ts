@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client } from "pg";
+import { InProcessQueue } from "../../src/queue";
+import { createReconcilerRuntime } from "../../src/reconciler";
 import { RevisionRepository } from "../../src/revisions/repository";
 import { dockerBody, sourceBody } from "../deployments/harness";
 import { startOkServer, startReconcilerHarness, type ReconcilerHarness } from "./setup";
@@ -180,11 +182,18 @@ it("resumes a revision cut off mid-step by a restart, and marks one cut off too 
   await h.runtime.close();
   const resumed = await create(dockerBody("resumed", { source_config: { custom_url: ok.url } }));
   const interrupted = await create(dockerBody("interrupted", { source_config: { custom_url: ok.url } }));
-  // What a crash leaves behind: revisions whose status says a step was running.
-  await h.db.revision.update({ where: { id: resumed.latest_revision_id }, data: { status: "DEPLOYING" } });
+  // What a crash leaves behind: revisions whose status says a step was running, untouched since
+  // (their lease expired); a fresh one is held by a live reconciler and left alone.
+  const stale = new Date(Date.now() - 120_000);
+  const held = await create(dockerBody("held", { source_config: { custom_url: ok.url } }));
+  await h.db.revision.update({ where: { id: held.latest_revision_id }, data: { status: "DEPLOYING" } });
+  await h.db.revision.update({
+    where: { id: resumed.latest_revision_id },
+    data: { status: "DEPLOYING", updatedAt: stale },
+  });
   await h.db.revision.update({
     where: { id: interrupted.latest_revision_id },
-    data: { status: "DEPLOYING", interruptions: 2 },
+    data: { status: "DEPLOYING", interruptions: 2, updatedAt: stale },
   });
   await h.db.deployment.updateMany({ where: { id: { in: [resumed.id, interrupted.id] } }, data: { status: "READY" } });
   await h.restart();
@@ -203,6 +212,8 @@ it("resumes a revision cut off mid-step by a restart, and marks one cut off too 
     status: "INTERRUPTED",
     status_message: expect.stringMatching(/cut off by a restart during DEPLOYING/),
   });
+  expect((await h.db.revision.findUniqueOrThrow({ where: { id: held.latest_revision_id } })).status).toBe("DEPLOYING");
+  await h.db.revision.update({ where: { id: held.latest_revision_id }, data: { status: "DEPLOY_FAILED" } });
   const lines = (await logs(resumed.id, resumed.latest_revision_id, "deploy")).map((line) => line.message);
   expect(lines).toEqual(
     expect.arrayContaining(["resuming after an interruption during DEPLOYING", "status DEPLOYING -> AWAITING_DEPLOY"]),
@@ -220,6 +231,36 @@ it("moves a revision only from the status it expects (guarded transitions)", asy
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await repository.transition(created.latest_revision_id, "CREATING", "CREATE_FAILED")).toBe(false);
     expect((await repository.findById(created.latest_revision_id))!.status).toBe("QUEUED");
+  } finally {
+    await h.restart();
+  }
+});
+
+it("lets two reconcilers race on one revision: each transition happens once, and it ends DEPLOYED", async () => {
+  await h.runtime.close();
+  try {
+    const created = await create(dockerBody("raced", { source_config: { custom_url: ok.url } }));
+    const other = createReconcilerRuntime(h.config, h.db, h.logger, { queue: new InProcessQueue(h.logger) });
+    const mine = createReconcilerRuntime(h.config, h.db, h.logger, { queue: new InProcessQueue(h.logger) });
+    const job = { type: "revision" as const, revisionId: created.latest_revision_id };
+    await Promise.all([other.reconciler.handle(job), mine.reconciler.handle(job), other.reconciler.handle(job)]);
+    const revision = await h.waitForRevision(created.id, created.latest_revision_id, [
+      "DEPLOYED",
+      "DEPLOY_FAILED",
+      "INTERRUPTED",
+    ]);
+    expect(revision.status).toBe("DEPLOYED");
+    const lines = (await logs(created.id, created.latest_revision_id, "deploy")).map((line) => line.message);
+    for (const transition of [
+      "status CREATING -> QUEUED",
+      "status QUEUED -> AWAITING_DEPLOY",
+      "status AWAITING_DEPLOY -> DEPLOYING",
+    ]) {
+      expect(lines.filter((line) => line === transition)).toHaveLength(1);
+    }
+    expect((await h.db.revision.findUniqueOrThrow({ where: { id: created.latest_revision_id } })).interruptions).toBe(
+      0,
+    );
   } finally {
     await h.restart();
   }
