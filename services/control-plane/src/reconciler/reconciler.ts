@@ -437,10 +437,11 @@ export class Reconciler {
     if (!deployment || deployment.activeRevisionId !== revision.id || deployment.status === "AWAITING_DELETE") return;
     const target = this.targetOf(deployment, revision);
     const health = await this.deployer.health(target, this.revisionTarget(revision)).catch(() => "unknown" as const);
-    if (health === "healthy") return;
+    // Only a revision known not to serve is started again ("unknown" is left alone).
+    if (health !== "unhealthy") return;
     const log = new RevisionLogWriter(this.revisions, revision.id, "deploy", this.logger);
     try {
-      log.warn(`the active revision is ${health}; starting it again`);
+      log.warn("the active revision is not serving; starting it again");
       let build: BuildResult | null = null;
       if (isSourceBuild(deployment.source as DeploymentSource)) {
         build = await this.deployer.build(target, this.revisionTarget(revision), log);
