@@ -94,6 +94,15 @@ it("ends a revision whose URL never answers in DEPLOY_FAILED with the reason in 
   expect(errors.every((line) => line.level === "error")).toBe(true);
 });
 
+it("ends an internal_docker revision in DEPLOY_FAILED: the local deployer runs no container images", async () => {
+  const created = await create(dockerBody("image-only", { source: "internal_docker", source_config: {} }));
+  const revision = await h.waitForRevision(created.id, created.latest_revision_id, ["DEPLOYED", "DEPLOY_FAILED"]);
+  expect(revision).toMatchObject({
+    status: "DEPLOY_FAILED",
+    status_message: expect.stringMatching(/cannot run container images/),
+  });
+});
+
 it("ends a failing install_command in BUILD_FAILED; the build log holds the output and filters by level and text", async () => {
   const created = await create(
     sourceBody("build-fails", {

@@ -28,7 +28,13 @@ export interface ReconcilerHarness extends Harness {
 }
 
 export async function startReconcilerHarness(
-  options: { queue?: () => ReconcileQueue; start?: boolean; timeoutSeconds?: number; sweepSeconds?: number } = {},
+  options: {
+    queue?: () => ReconcileQueue;
+    start?: boolean;
+    timeoutSeconds?: number;
+    sweepSeconds?: number;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<ReconcilerHarness> {
   const workDir = path.join(REPO_ROOT, ".data", `test-deployments-${randomBytes(4).toString("hex")}`);
   mkdirSync(workDir, { recursive: true });
@@ -46,6 +52,7 @@ export async function startReconcilerHarness(
       DEPLOYMENTS_DIR: workDir,
       LOCAL_DEPLOY_TIMEOUT_SECONDS: String(options.timeoutSeconds ?? 60),
       RECONCILER_SWEEP_SECONDS: String(options.sweepSeconds ?? 30),
+      ...options.env,
     },
   });
   const build = () => createReconcilerRuntime(h.config, h.db, h.logger, { queue });
