@@ -1,6 +1,6 @@
 import { Queue, Worker } from "bullmq";
 import type { Logger } from "@lgp/server-kit";
-import { jobKey, type JobHandler, type ReconcileJob, type ReconcileQueue } from "./queue";
+import { delay, jobKey, type JobHandler, type ReconcileJob, type ReconcileQueue } from "./queue";
 
 export interface BullQueueOptions {
   redisUrl: string;
@@ -53,8 +53,13 @@ export class BullReconcileQueue implements ReconcileQueue {
     await this.worker.waitUntilReady();
   }
 
-  async close(): Promise<void> {
-    await this.worker?.close();
+  async close(graceMs = 10_000): Promise<void> {
+    if (this.worker) {
+      const worker = this.worker;
+      const closed = await Promise.race([worker.close().then(() => true), delay(graceMs).then(() => false)]);
+      // Jobs still running are handed back: BullMQ treats them as stalled and another worker resumes them.
+      if (!closed) await worker.close(true);
+    }
     await this.queue.close();
   }
 }

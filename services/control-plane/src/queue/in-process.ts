@@ -1,5 +1,5 @@
 import type { Logger } from "@lgp/server-kit";
-import { jobKey, type JobHandler, type ReconcileJob, type ReconcileQueue } from "./queue";
+import { delay, jobKey, type JobHandler, type ReconcileJob, type ReconcileQueue } from "./queue";
 
 /** FIFO in memory with bounded concurrency: the embedded mode's queue. */
 export class InProcessQueue implements ReconcileQueue {
@@ -43,9 +43,9 @@ export class InProcessQueue implements ReconcileQueue {
     }
   }
 
-  async close(): Promise<void> {
+  async close(graceMs = 10_000): Promise<void> {
     this.closed = true;
     this.waiting.length = 0;
-    await Promise.allSettled([...this.running]);
+    await Promise.race([Promise.allSettled([...this.running]), delay(graceMs)]);
   }
 }

@@ -20,8 +20,16 @@ export interface ReconcileQueue {
   enqueue(job: ReconcileJob): Promise<void>;
   /** Starts handing jobs to `handler`, at most `concurrency` at a time. */
   process(handler: JobHandler, concurrency: number): Promise<void>;
-  /** Stops taking jobs and waits for the running ones. */
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs and waits up to `graceMs` for the running ones; a job cut off after that
+   * is resumed later (its revision's lease expires, see the reconciler).
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Resolves after `ms` (unref'd: it never holds the process open). */
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** A stable id per job subject (BullMQ ids may not contain ':'). */
