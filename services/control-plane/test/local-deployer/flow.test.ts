@@ -4,6 +4,7 @@ import path from "node:path";
 import { Client } from "pg";
 import { REPO_ROOT } from "@lgp/server-kit/src/testing";
 import { startReconcilerHarness, type ReconcilerHarness } from "../reconciler/setup";
+import { loadSdk } from "./sdk";
 
 // The flow every client follows, end to end with real agent runtime processes: create an
 // internal_source deployment from examples/ (a git repository) -> DEPLOYED -> its URL serves the
@@ -130,6 +131,14 @@ it("creates, serves, updates, rolls back and deletes an internal_source deployme
   const startedUrl = deployment.source_config.custom_url as string;
   expect(startedUrl).toBe(deployed.url);
   expect(await assistantsOf(startedUrl)).toEqual(exampleGraphs);
+  // ... and runs it, through the official client.
+  const { Client } = await loadSdk();
+  const client = new Client({ apiUrl: startedUrl });
+  const thread = await client.threads.create();
+  const values = (await client.runs.wait(thread.thread_id, "agent", {
+    input: { messages: [{ role: "user", content: "hi" }] },
+  })) as { messages: { content: string }[] };
+  expect(values.messages.at(-1)!.content).toBe("echo: hi");
   expect(await databaseExists(id)).toBe(true);
   // The deployment's secrets reach its runtime as environment variables.
   const startedPid = pidOf(id, first)!;
