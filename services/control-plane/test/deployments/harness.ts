@@ -36,6 +36,19 @@ export async function startHarness(
   options: { queue?: ReconcileQueue; env?: Record<string, string> } = {},
 ): Promise<Harness> {
   const database = await createTestDatabase("control-plane");
+  try {
+    return await listen(database, options);
+  } catch (error) {
+    // A failed set-up leaves no database behind.
+    await database.drop().catch(() => {});
+    throw error;
+  }
+}
+
+async function listen(
+  database: TestDatabase,
+  options: { queue?: ReconcileQueue; env?: Record<string, string> },
+): Promise<Harness> {
   const config = loadControlPlaneConfig({
     CONTROL_PLANE_DATABASE_URL: database.url,
     SECRETS_ENCRYPTION_KEY: generateKey(),
