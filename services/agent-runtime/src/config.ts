@@ -12,7 +12,9 @@ export const agentRuntimeEnv = z.object({
   REDIS_URL: env.redisUrl().optional(),
   LOG_LEVEL: env.logLevel(),
   /** Path of the langgraph.json whose graphs this runtime serves. */
-  LANGGRAPH_CONFIG: z.string().default(path.join(REPO_ROOT, "examples/langgraph.json")),
+  LANGGRAPH_CONFIG: z
+    .string()
+    .default(path.join(REPO_ROOT, "examples/langgraph.json")),
   /** Queue workers inside the API process (0 when separate worker processes run). */
   WORKERS: z.coerce.number().int().min(0).max(256).default(4),
   /** Prefix of this deployment's Redis keys (queue, event streams, control channel). */
@@ -22,10 +24,17 @@ export const agentRuntimeEnv = z.object({
     .default("lgp"),
   /** PostgreSQL connections of the checkpointer's pool (graph state reads and writes). */
   CHECKPOINT_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /**
+   * A worker's hold on a run it executes, renewed while it lives; a run whose worker died is
+   * handed to another worker after about this long (resumed from its last checkpoint).
+   */
+  RUN_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
 });
 
 export type AgentRuntimeConfig = z.infer<typeof agentRuntimeEnv>;
 
-export function loadAgentRuntimeConfig(source: NodeJS.ProcessEnv = process.env): AgentRuntimeConfig {
+export function loadAgentRuntimeConfig(
+  source: NodeJS.ProcessEnv = process.env,
+): AgentRuntimeConfig {
   return loadConfig(agentRuntimeEnv, source);
 }

@@ -19,14 +19,16 @@ export class RedisRunQueue implements RunQueue {
   private readonly queue: Queue;
   private readonly workers: Worker[] = [];
   private readonly abort = new AbortController();
+  private readonly name: string;
 
   constructor(
     private readonly url: string,
     private readonly prefix: string,
     private readonly logger: Logger,
-    private readonly name = "runs",
+    private readonly options: { lockMs?: number; name?: string } = {},
   ) {
-    this.queue = new Queue(name, { connection: redisConnection(url), prefix });
+    this.name = options.name ?? "runs";
+    this.queue = new Queue(this.name, { connection: redisConnection(url), prefix });
     this.queue.on("error", (error) => logger.error({ err: error }, "run queue error"));
   }
 
@@ -51,8 +53,10 @@ export class RedisRunQueue implements RunQueue {
         connection: redisConnection(this.url),
         prefix: this.prefix,
         concurrency,
-        lockDuration: 30_000,
-        stalledInterval: 15_000,
+        // A dead worker stops renewing its lock; the stalled-job check hands the job to another
+        // worker, which resumes the run from its last checkpoint.
+        lockDuration: this.options.lockMs ?? 30_000,
+        stalledInterval: Math.max(500, Math.floor((this.options.lockMs ?? 30_000) / 2)),
         maxStalledCount: 5,
       },
     );

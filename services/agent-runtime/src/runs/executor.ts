@@ -107,8 +107,13 @@ export class RunExecutor {
     const tracked: Tracked = { values: undefined, interrupted: false };
     try {
       graph = await graphs.get(kwargs.graph_id, { ...config, configurable });
-      const input =
-        kwargs.command && Object.keys(kwargs.command).length
+      // A later attempt (its worker died) continues from the run's last checkpoint: no input,
+      // so finished steps are not run again. Without a checkpoint yet, it starts over.
+      const resuming = run.attempt > 1 && (await this.deps.checkpoints.hasRunCheckpoint(run.thread_id, run.run_id));
+      if (resuming) logger.info({ runId: run.run_id, attempt: run.attempt }, "resuming run from its last checkpoint");
+      const input = resuming
+        ? null
+        : kwargs.command && Object.keys(kwargs.command).length
           ? new Command(kwargs.command as ConstructorParameters<typeof Command>[0])
           : (kwargs.input ?? null);
       // "values" is always streamed: its last chunk is the thread's new state (no read-back).

@@ -36,6 +36,13 @@ export class CheckpointTables {
     ]);
   }
 
+  /** Whether a run has written a checkpoint (so a new attempt resumes instead of restarting). */
+  async hasRunCheckpoint(threadId: string, runId: string): Promise<boolean> {
+    const rows = await this.db.$queryRaw<{ n: number }[]>`
+      SELECT 1 AS n FROM ${table("checkpoints")} WHERE thread_id = ${threadId} AND metadata->>'run_id' = ${runId} LIMIT 1`;
+    return rows.length > 0;
+  }
+
   /** Deletes the checkpoints a run wrote (rollback). */
   async deleteRunCheckpoints(threadId: string, runId: string): Promise<void> {
     await this.db.$transaction([

@@ -7,7 +7,8 @@ import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server
 import { Client, EXAMPLES_CONFIG, collect, deleteRedisKeys, randomPrefix } from "../support/harness";
 
 const SERVICE_DIR = path.resolve(__dirname, "../..");
-const TSX = path.resolve(SERVICE_DIR, "../../node_modules/.bin/tsx");
+// One process per service (node with the tsx loader), so a signal reaches the service itself.
+const NODE_ARGS = ["--import", "tsx"];
 
 type Event = { event: string; data: unknown; id?: string };
 
@@ -28,7 +29,7 @@ async function freePort(): Promise<number> {
 }
 
 function start(script: "main.ts" | "worker.ts", env: Record<string, string>): ChildProcess {
-  const child = spawn(TSX, [path.join(SERVICE_DIR, "src", script)], {
+  const child = spawn(process.execPath, [...NODE_ARGS, path.join(SERVICE_DIR, "src", script)], {
     cwd: SERVICE_DIR,
     env: {
       ...process.env,

@@ -1,0 +1,92 @@
+// A worker process killed with SIGKILL mid-run: BullMQ's stalled-job check hands the run to
+// another worker process, which resumes it from its last checkpoint; the client's stream goes on.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
+import { EXAMPLES_CONFIG, deleteRedisKeys, randomPrefix, startRuntime, type RunningRuntime } from "../support/harness";
+
+const SERVICE_DIR = path.resolve(__dirname, "../..");
+// One process per service (node with the tsx loader), so a signal reaches the service itself.
+const NODE_ARGS = ["--import", "tsx"];
+
+type Event = { event: string; data: unknown; id?: string };
+
+let database: TestDatabase;
+let api: RunningRuntime;
+const prefix = randomPrefix();
+const workers: ChildProcess[] = [];
+const output: string[] = [];
+
+function startWorker(): ChildProcess {
+  const child = spawn(process.execPath, [...NODE_ARGS, path.join(SERVICE_DIR, "src/worker.ts")], {
+    cwd: SERVICE_DIR,
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl(),
+      REDIS_PREFIX: prefix,
+      LANGGRAPH_CONFIG: EXAMPLES_CONFIG,
+      LOG_LEVEL: "warn",
+      WORKERS: "1",
+      RUN_LOCK_MS: "2000",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk) => output.push(String(chunk)));
+  child.stderr?.on("data", (chunk) => output.push(String(chunk)));
+  workers.push(child);
+  return child;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase("agent-runtime");
+  api = await startRuntime(database.url, { redis: true, prefix, workers: 0 });
+});
+
+afterAll(async () => {
+  await Promise.all(
+    workers
+      .filter((child) => child.exitCode === null && child.signalCode === null)
+      .map((child) => {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGKILL");
+        return exited;
+      }),
+  );
+  await api?.close();
+  await deleteRedisKeys(testRedisUrl(), prefix);
+  await database?.drop();
+});
+
+test("SIGKILL of the worker mid-run: another worker resumes it; nothing runs twice; the stream completes", async () => {
+  const first = startWorker();
+  const thread = await api.client.threads.create();
+  const events: Event[] = [];
+  let killed = false;
+  for await (const part of api.client.runs.stream(thread.thread_id, "steps", {
+    input: {},
+    context: { delay_ms: 1500 },
+    streamMode: ["updates", "custom"],
+  })) {
+    events.push(part as Event);
+    const data = part.data as { step?: string; status?: string };
+    if (!killed && part.event === "custom" && data.step === "two") {
+      // Step one is checkpointed, step two is under way: kill its worker outright.
+      first.kill("SIGKILL");
+      killed = true;
+      startWorker();
+    }
+  }
+  expect(killed).toBe(true);
+  const runId = (events[0].data as { run_id: string }).run_id;
+  const updates = events
+    .filter((event) => event.event === "updates")
+    .map((event) => Object.keys(event.data as object)[0]);
+  expect(updates).toEqual(["one", "two", "three"]);
+  const state = await api.client.threads.getState<{ count: number; visited: string[] }>(thread.thread_id);
+  expect(state.values).toEqual({ count: 3, visited: ["one", "two", "three"] });
+  const run = await api.client.runs.get(thread.thread_id, runId);
+  expect(run.status).toBe("success");
+  expect((await api.runtime.runRepository.findById(runId))?.attempt).toBe(2);
+  expect((await api.client.threads.get(thread.thread_id)).status).toBe("idle");
+}, 60_000);
