@@ -12,9 +12,7 @@ export const agentRuntimeEnv = z.object({
   REDIS_URL: env.redisUrl().optional(),
   LOG_LEVEL: env.logLevel(),
   /** Path of the langgraph.json whose graphs this runtime serves. */
-  LANGGRAPH_CONFIG: z
-    .string()
-    .default(path.join(REPO_ROOT, "examples/langgraph.json")),
+  LANGGRAPH_CONFIG: z.string().default(path.join(REPO_ROOT, "examples/langgraph.json")),
   /** Queue workers inside the API process (0 when separate worker processes run). */
   WORKERS: z.coerce.number().int().min(0).max(256).default(4),
   /** Prefix of this deployment's Redis keys (queue, event streams, control channel). */
@@ -33,8 +31,6 @@ export const agentRuntimeEnv = z.object({
 
 export type AgentRuntimeConfig = z.infer<typeof agentRuntimeEnv>;
 
-export function loadAgentRuntimeConfig(
-  source: NodeJS.ProcessEnv = process.env,
-): AgentRuntimeConfig {
+export function loadAgentRuntimeConfig(source: NodeJS.ProcessEnv = process.env): AgentRuntimeConfig {
   return loadConfig(agentRuntimeEnv, source);
 }

@@ -9,11 +9,7 @@ import { AssistantService } from "./assistants/service";
 import type { AgentRuntimeConfig } from "./config";
 import { createDb, type Db } from "./db";
 import { GraphRegistry } from "./graphs/registry";
-import {
-  MemoryControlBus,
-  MemoryEventLog,
-  MemoryRunQueue,
-} from "./queue/memory";
+import { MemoryControlBus, MemoryEventLog, MemoryRunQueue } from "./queue/memory";
 import { RedisControlBus, RedisEventLog, RedisRunQueue } from "./queue/redis";
 import type { ControlBus, EventLog, RunQueue } from "./queue/types";
 import { RunExecutor } from "./runs/executor";
@@ -43,21 +39,14 @@ export interface Runtime {
 }
 
 /** Creates the checkpointer's tables once, even when several processes start together. */
-async function setupCheckpointer(
-  pool: pg.Pool,
-  saver: RuntimeCheckpointer,
-): Promise<void> {
+async function setupCheckpointer(pool: pg.Pool, saver: RuntimeCheckpointer): Promise<void> {
   const client = await pool.connect();
   try {
-    await client.query(
-      "SELECT pg_advisory_lock(hashtext('lgp-checkpointer-setup'))",
-    );
+    await client.query("SELECT pg_advisory_lock(hashtext('lgp-checkpointer-setup'))");
     try {
       await saver.setup();
     } finally {
-      await client.query(
-        "SELECT pg_advisory_unlock(hashtext('lgp-checkpointer-setup'))",
-      );
+      await client.query("SELECT pg_advisory_unlock(hashtext('lgp-checkpointer-setup'))");
     }
   } finally {
     client.release();
@@ -67,31 +56,20 @@ async function setupCheckpointer(
 /** Pending runs nothing would wake (a process died between two steps) are re-queued this often. */
 const ORPHAN_SWEEP_MS = 30_000;
 
-export async function createRuntime(
-  config: AgentRuntimeConfig,
-  logger: Logger,
-): Promise<Runtime> {
+export async function createRuntime(config: AgentRuntimeConfig, logger: Logger): Promise<Runtime> {
   const db = createDb(config.DATABASE_URL);
   const pool = new pg.Pool({
     connectionString: config.DATABASE_URL,
     max: config.CHECKPOINT_POOL_SIZE,
   });
-  pool.on("error", (error) =>
-    logger.error({ err: error }, "checkpointer pool error"),
-  );
+  pool.on("error", (error) => logger.error({ err: error }, "checkpointer pool error"));
   const checkpointer = new RuntimeCheckpointer(pool, undefined, {
     schema: CHECKPOINT_SCHEMA,
   });
-  const closers: (() => Promise<unknown>)[] = [
-    () => pool.end(),
-    () => db.$disconnect(),
-  ];
+  const closers: (() => Promise<unknown>)[] = [() => pool.end(), () => db.$disconnect()];
   try {
     await setupCheckpointer(pool, checkpointer);
-    const graphs = await GraphRegistry.load(
-      config.LANGGRAPH_CONFIG,
-      checkpointer,
-    );
+    const graphs = await GraphRegistry.load(config.LANGGRAPH_CONFIG, checkpointer);
 
     let queue: RunQueue;
     let events: EventLog;
@@ -160,15 +138,9 @@ export async function createRuntime(
           void runRepository
             .orphans(ORPHAN_SWEEP_MS)
             .then((orphans) =>
-              Promise.all(
-                orphans.map((run) =>
-                  queue.enqueue({ runId: run.run_id, threadId: run.thread_id }),
-                ),
-              ),
+              Promise.all(orphans.map((run) => queue.enqueue({ runId: run.run_id, threadId: run.thread_id }))),
             )
-            .catch((error) =>
-              logger.warn({ err: error }, "orphan sweep failed"),
-            );
+            .catch((error) => logger.warn({ err: error }, "orphan sweep failed"));
         }, ORPHAN_SWEEP_MS);
         sweeper.unref();
       },
