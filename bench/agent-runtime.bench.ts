@@ -7,7 +7,8 @@
 // Prints runs/s and p50/p99 time to first event and to the end, side by side, and the targets.
 //
 // Options (environment): BENCH_RUNS (1000), BENCH_THREADS (100), BENCH_CLIENTS (20),
-// BENCH_WORKERS (runtime WORKERS, 20), BENCH_SKIP (comma list: reference,memory,redis,ceiling).
+// BENCH_WORKERS (runtime WORKERS, 20), BENCH_SKIP (comma list: split,redis,memory,reference,ceiling),
+// BENCH_CLIENT (sdk, or fetch: the same requests read with a bare fetch).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
@@ -25,6 +26,8 @@ const THREADS = Number(process.env.BENCH_THREADS ?? 100);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 20);
 const WARMUP = Math.min(100, RUNS);
+/** Worker processes of the api+worker topology (BENCH_WORKER_PROCESSES); WORKERS is split between them. */
+const WORKER_PROCESSES = Number(process.env.BENCH_WORKER_PROCESSES ?? 1);
 const SKIP = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
 const REFERENCE_PORT = 2124;
 const CONFIG = path.join(ROOT, "examples/langgraph.json");
@@ -228,28 +231,43 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function runtimeWorkload(name: string, database: TestDatabase, redisPrefix?: string): Promise<Result> {
+async function runtimeWorkload(
+  name: string,
+  database: TestDatabase,
+  redisPrefix?: string,
+  topology: "single" | "api+worker" = "single",
+): Promise<Result> {
   const port = await freePort();
-  const { child, log } = startProcess(
-    path.join(ROOT, "node_modules/.bin/tsx"),
-    ["src/main.ts"],
-    path.join(ROOT, "services/agent-runtime"),
-    {
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      WORKERS: String(WORKERS),
-      LOG_LEVEL: "warn",
-      LANGGRAPH_CONFIG: CONFIG,
-      CHECKPOINT_POOL_SIZE: "20",
-      ...(redisPrefix ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: redisPrefix } : { REDIS_URL: "" }),
-    },
-  );
+  const service = path.join(ROOT, "services/agent-runtime");
+  const env = {
+    DATABASE_URL: database.url,
+    LOG_LEVEL: "warn",
+    LANGGRAPH_CONFIG: CONFIG,
+    CHECKPOINT_POOL_SIZE: "20",
+    ...(redisPrefix ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: redisPrefix } : { REDIS_URL: "" }),
+  };
+  // api+worker: the API process takes no runs; a worker process executes them (both on Redis).
+  const workers =
+    topology === "api+worker"
+      ? Array.from({ length: WORKER_PROCESSES }, () =>
+          startProcess(process.execPath, ["--import", "tsx", "src/worker.ts"], service, {
+            ...env,
+            WORKERS: String(Math.ceil(WORKERS / WORKER_PROCESSES)),
+          }),
+        )
+      : [];
+  const { child, log } = startProcess(process.execPath, ["--import", "tsx", "src/main.ts"], service, {
+    ...env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    WORKERS: topology === "api+worker" ? "0" : String(WORKERS),
+  });
   try {
     await waitUntilUp(`http://127.0.0.1:${port}`, child, log);
     return await httpWorkload(name, `http://127.0.0.1:${port}`);
   } finally {
     await stopProcess(child);
+    for (const worker of workers) await stopProcess(worker.child);
   }
 }
 
@@ -304,6 +322,10 @@ async function main(): Promise<void> {
   const prefix = `lgp-bench-${Date.now().toString(36)}`;
   try {
     await migrate(database.url, path.join(ROOT, "prisma/agent-runtime/migrations"));
+    if (!SKIP.has("split")) {
+      const name = `this runtime (API process + ${WORKER_PROCESSES} worker process(es), Redis)`;
+      results.push(await runtimeWorkload(name, database, `${prefix}-split`, "api+worker"));
+    }
     if (!SKIP.has("redis"))
       results.push(
         await runtimeWorkload(`this runtime (BullMQ + Redis Streams, WORKERS=${WORKERS})`, database, prefix),
@@ -314,6 +336,7 @@ async function main(): Promise<void> {
     if (!SKIP.has("ceiling")) results.push(await inProcessWorkload(database.url));
   } finally {
     await deleteKeys(prefix).catch(() => undefined);
+    await deleteKeys(`${prefix}-split`).catch(() => undefined);
     await database.drop();
   }
 
