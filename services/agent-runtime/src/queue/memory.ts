@@ -78,6 +78,12 @@ export class MemoryEventLog implements EventLog {
     return log;
   }
 
+  readonly firstId = "1";
+
+  async appendFirst(runId: string, event: string, data: string): Promise<void> {
+    await this.append(runId, event, data);
+  }
+
   async append(runId: string, event: string, data: string): Promise<string> {
     const log = this.log(runId);
     const id = String(log.events.length + 1);

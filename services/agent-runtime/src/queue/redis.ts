@@ -100,6 +100,13 @@ export class RedisEventLog implements EventLog {
     this.writer = new Redis(url, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
   }
 
+  /** The lowest id a stream entry can have: later automatic ids (time-based) are all above it. */
+  readonly firstId = "0-1";
+
+  async appendFirst(runId: string, event: string, data: string): Promise<void> {
+    await this.writer.xadd(eventKey(this.prefix, runId), this.firstId, "event", event, "data", data);
+  }
+
   async append(runId: string, event: string, data: string): Promise<string> {
     return (await this.writer.xadd(eventKey(this.prefix, runId), "*", "event", event, "data", data)) as string;
   }

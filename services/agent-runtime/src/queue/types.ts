@@ -33,6 +33,13 @@ export interface RunEvent {
 export interface EventLog {
   /** Appends an event to a run's log; returns its id (increasing within the run). */
   append(runId: string, event: string, data: string): Promise<string>;
+  /**
+   * The id the first event of a run's log gets (`appendFirst`), known before it is written, so
+   * a stream can send that event while it is being stored.
+   */
+  readonly firstId: string;
+  /** Appends a run's first event (its log must be empty), with id `firstId`. */
+  appendFirst(runId: string, event: string, data: string): Promise<void>;
   /** Marks the log complete: readers stop after the last event. */
   end(runId: string): Promise<void>;
   /**

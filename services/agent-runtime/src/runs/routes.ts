@@ -32,7 +32,7 @@ export function runsRouter(runs: RunService): Router {
   });
 
   router.post("/threads/:thread_id/runs/stream", async (req, res) => {
-    const { run, first } = await runs.start(req.params.thread_id, req.body);
+    const { run, first, queued } = await runs.start(req.params.thread_id, req.body);
     await sendEventStream(
       req,
       res,
@@ -40,6 +40,7 @@ export function runsRouter(runs: RunService): Router {
       async function* (signal) {
         // The first event goes out at once; the rest follow from the log.
         yield first;
+        await queued;
         yield* runs.events(run, { signal, lastEventId: first.id });
       },
       req.body.on_disconnect === "cancel"

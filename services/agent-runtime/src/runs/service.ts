@@ -54,15 +54,21 @@ export class RunService {
    * event log before a worker can take it.
    */
   async create(threadId: string, body: RunCreate, options: { temporary?: boolean } = {}): Promise<RunRow> {
-    return (await this.start(threadId, body, options)).run;
+    const { run, queued } = await this.start(threadId, body, options);
+    await queued;
+    return run;
   }
 
-  /** `create`, also answering the run's first event (`metadata`), so a stream can send it at once. */
+  /**
+   * `create` in two steps, for streams: answers as soon as the run row exists, with the run's
+   * first event (`metadata`, whose id is known in advance) and `queued`, which settles once that
+   * event is stored and the run queued. A stream sends the first event meanwhile.
+   */
   async start(
     threadId: string,
     body: RunCreate,
     options: { temporary?: boolean } = {},
-  ): Promise<{ run: RunRow; first: RunEvent }> {
+  ): Promise<{ run: RunRow; first: RunEvent; queued: Promise<void> }> {
     const { runs, threads, assistants, queue, events } = this.deps;
     const assistant = await assistants.resolve(body.assistant_id, { cached: true });
     const streamMode = body.stream_mode
@@ -119,10 +125,14 @@ export class RunService {
       }
     }
     const data = serialize({ run_id: runId, attempt: 1 });
-    const first: RunEvent = { id: await events.append(runId, "metadata", data), event: "metadata", data };
+    const first: RunEvent = { id: events.firstId, event: "metadata", data };
     const delayMs = body.after_seconds ? Math.round(body.after_seconds * 1000) : undefined;
-    await queue.enqueue({ runId, threadId }, { delayMs });
-    return { run: outcome.run, first };
+    // The first event is stored before the run is queued: a worker's events always come after it.
+    const queued = events
+      .appendFirst(runId, "metadata", data)
+      .then(() => queue.enqueue({ runId, threadId }, { delayMs }));
+    queued.catch(() => undefined); // observed by the caller; never an unhandled rejection
+    return { run: outcome.run, first, queued };
   }
 
   async get(threadId: string, runId: string): Promise<RunRow> {
