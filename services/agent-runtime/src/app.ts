@@ -8,6 +8,8 @@ import { runsRouter } from "./runs/routes";
 import type { Runtime } from "./runtime";
 import { threadsRouter } from "./threads/routes";
 import { StoreRepository, StoreService, storeRouter } from "./store";
+import { cronsRouter } from "./crons";
+import { statelessRouter } from "./stateless";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
 export interface AgentRuntimeDeps {
@@ -36,6 +38,8 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
         app.use(assistantsRouter(deps.runtime.assistants, deps.runtime.threads));
         app.use(threadsRouter(deps.runtime.threads));
         app.use(runsRouter(deps.runtime.runs));
+        app.use(statelessRouter(deps.runtime.stateless, deps.runtime.runs));
+        app.use(cronsRouter(deps.runtime.crons));
       }
       app.use(storeRouter(new StoreService(new StoreRepository(deps.db))));
     },

@@ -27,6 +27,12 @@ export const agentRuntimeEnv = z.object({
    * handed to another worker after about this long (resumed from its last checkpoint).
    */
   RUN_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** Webhook calls per run end, the first included; failures (network, 408, 429, 5xx) are retried. */
+  WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /** Delay before the first webhook retry; doubled for each further one. */
+  WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(1).max(3_600_000).default(1000),
+  /** How long one webhook call may take. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
 });
 
 export type AgentRuntimeConfig = z.infer<typeof agentRuntimeEnv>;

@@ -18,6 +18,10 @@ import { RunService } from "./runs/service";
 import { CHECKPOINT_SCHEMA, CheckpointTables } from "./threads/checkpoints";
 import { ThreadRepository } from "./threads/repository";
 import { ThreadService } from "./threads/service";
+import { CronRepository, CronService, MemoryCronScheduler, RedisCronScheduler, type CronScheduler } from "./crons";
+import { StatelessRunService, attachTemporaryThreadCleanup } from "./stateless";
+import { StoreRepository, createGraphStore } from "./store";
+import { InProcessWebhookDispatcher, RedisWebhookDispatcher, attachWebhooks, type WebhookDispatcher } from "./webhooks";
 
 export interface Runtime {
   config: AgentRuntimeConfig;
@@ -33,6 +37,9 @@ export interface Runtime {
   runRepository: RunRepository;
   runs: RunService;
   executor: RunExecutor;
+  stateless: StatelessRunService;
+  crons: CronService;
+  webhooks: WebhookDispatcher;
   /** Starts `n` queue workers in this process. */
   startWorkers(n: number): void;
   close(): Promise<void>;
@@ -55,6 +62,8 @@ async function setupCheckpointer(pool: pg.Pool, saver: RuntimeCheckpointer): Pro
 
 /** Pending runs nothing would wake (a process died between two steps) are re-queued this often. */
 const ORPHAN_SWEEP_MS = 30_000;
+/** Expired store items are deleted this often (they are invisible from their expiry on). */
+const STORE_SWEEP_MS = 60_000;
 
 export async function createRuntime(config: AgentRuntimeConfig, logger: Logger): Promise<Runtime> {
   const db = createDb(config.DATABASE_URL);
@@ -70,6 +79,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
   try {
     await setupCheckpointer(pool, checkpointer);
     const graphs = await GraphRegistry.load(config.LANGGRAPH_CONFIG, checkpointer);
+    graphs.setStore(createGraphStore(db));
 
     let queue: RunQueue;
     let events: EventLog;
@@ -116,6 +126,38 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     });
     await assistants.ensureDefaults();
 
+    // Beside the runs: webhooks and temporary-thread cleanup when a run ends, stateless runs, crons.
+    const webhookOptions = {
+      attempts: config.WEBHOOK_ATTEMPTS,
+      baseDelayMs: config.WEBHOOK_RETRY_DELAY_MS,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    };
+    const webhooks: WebhookDispatcher = config.REDIS_URL
+      ? new RedisWebhookDispatcher(config.REDIS_URL, config.REDIS_PREFIX, webhookOptions, logger)
+      : new InProcessWebhookDispatcher(webhookOptions, logger);
+    attachWebhooks(executor, webhooks);
+    attachTemporaryThreadCleanup(executor, threads);
+    const stateless = new StatelessRunService(runs);
+    const cronScheduler: CronScheduler = config.REDIS_URL
+      ? new RedisCronScheduler(config.REDIS_URL, config.REDIS_PREFIX, logger)
+      : new MemoryCronScheduler(logger);
+    const crons = new CronService({
+      repository: new CronRepository(db),
+      scheduler: cronScheduler,
+      assistants,
+      threads: threadRepository,
+      runs,
+      stateless,
+      logger,
+    });
+    const storeRepository = new StoreRepository(db);
+    let storeSweeper: NodeJS.Timeout | undefined;
+    closers.unshift(
+      () => cronScheduler.close(),
+      () => webhooks.close(),
+      async () => clearInterval(storeSweeper),
+    );
+
     let sweeper: NodeJS.Timeout | undefined;
     const runtime: Runtime = {
       config,
@@ -131,9 +173,18 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       runRepository,
       runs,
       executor,
+      stateless,
+      crons,
+      webhooks,
       startWorkers(n: number) {
         if (n <= 0) return;
         queue.startWorkers(n, executor.handle);
+        webhooks.startWorker(n);
+        void crons.start().catch((error) => logger.error({ err: error }, "cannot start the cron scheduler"));
+        storeSweeper ??= setInterval(() => {
+          void storeRepository.sweepExpired().catch((error) => logger.warn({ err: error }, "store sweep failed"));
+        }, STORE_SWEEP_MS);
+        storeSweeper.unref();
         sweeper ??= setInterval(() => {
           void runRepository
             .orphans(ORPHAN_SWEEP_MS)

@@ -159,6 +159,40 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/runs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create a background run on a new thread */
+    post: operations["createStatelessRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/runs/batch": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create several background runs, each on a new thread */
+    post: operations["createStatelessRunBatch"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/runs/cancel": {
     parameters: {
       query?: never;
@@ -170,6 +204,111 @@ export type paths = {
     put?: never;
     /** Cancel several runs */
     post: operations["cancelRuns"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/runs/crons": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Schedule stateless runs (a new thread per run) */
+    post: operations["createCron"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/runs/crons/count": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Count crons */
+    post: operations["countCrons"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/runs/crons/search": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Search crons */
+    post: operations["searchCrons"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/runs/crons/{cron_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        cron_id: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a cron (its schedule stops) */
+    delete: operations["deleteCron"];
+    options?: never;
+    head?: never;
+    /** Change a cron's schedule, payload or state */
+    patch: operations["updateCron"];
+    trace?: never;
+  };
+  "/runs/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create a run on a new thread and stream its events */
+    post: operations["createStatelessRunStream"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/runs/wait": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create a run on a new thread and answer its final state values */
+    post: operations["createStatelessRunWait"];
     delete?: never;
     options?: never;
     head?: never;
@@ -354,6 +493,25 @@ export type paths = {
     put?: never;
     /** Create a background run */
     post: operations["createRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/runs/crons": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Schedule runs on a thread */
+    post: operations["createThreadCron"];
     delete?: never;
     options?: never;
     head?: never;
@@ -688,6 +846,155 @@ export type components = {
       state_schema?: unknown;
       config_schema?: unknown;
       context_schema?: unknown;
+    };
+    /** @description Cron expression, interpreted in UTC: five fields (minute hour day month weekday), or six with a leading seconds field. */
+    CronSchedule: string;
+    CronCreate: {
+      assistant_id: string;
+      schedule: components["schemas"]["CronSchedule"];
+      input?: unknown;
+      metadata?: {
+        [key: string]: unknown;
+      } | null;
+      config?: {
+        [key: string]: unknown;
+      } | null;
+      context?: {
+        [key: string]: unknown;
+      } | null;
+      interrupt_before?: "*" | string[];
+      interrupt_after?: "*" | string[];
+      /** Format: uri */
+      webhook?: string | null;
+      /**
+       * @description Stateless crons only; what happens to each run's thread afterwards.
+       * @enum {string|null}
+       */
+      on_run_completed?: "delete" | "keep" | null;
+      /** @enum {string|null} */
+      multitask_strategy?: "reject" | "interrupt" | "rollback" | "enqueue" | null;
+      /** @enum {string|null} */
+      if_not_exists?: "reject" | "create" | null;
+      checkpoint_during?: boolean | null;
+      /** @enum {string|null} */
+      durability?: "sync" | "async" | "exit" | null;
+      /**
+       * Format: date-time
+       * @description No run is created after this time.
+       */
+      end_time?: string | null;
+      enabled?: boolean | null;
+    };
+    CronUpdate: {
+      schedule?: components["schemas"]["CronSchedule"];
+      /** Format: date-time */
+      end_time?: string | null;
+      input?: unknown;
+      metadata?: {
+        [key: string]: unknown;
+      };
+      config?: {
+        [key: string]: unknown;
+      };
+      context?: {
+        [key: string]: unknown;
+      };
+      /** Format: uri */
+      webhook?: string | null;
+      interrupt_before?: "*" | string[];
+      interrupt_after?: "*" | string[];
+      /** @enum {string} */
+      on_run_completed?: "delete" | "keep";
+      enabled?: boolean;
+    };
+    CronSearch: {
+      assistant_id?: string;
+      /** Format: uuid */
+      thread_id?: string;
+      enabled?: boolean;
+      /** @default 10 */
+      limit: number;
+      /** @default 0 */
+      offset: number;
+      /** @enum {string} */
+      sort_by?: "cron_id" | "assistant_id" | "thread_id" | "created_at" | "updated_at" | "next_run_date" | "end_time";
+      /** @enum {string} */
+      sort_order?: "asc" | "desc";
+      select?: (
+        | "cron_id"
+        | "assistant_id"
+        | "thread_id"
+        | "on_run_completed"
+        | "end_time"
+        | "schedule"
+        | "created_at"
+        | "updated_at"
+        | "user_id"
+        | "payload"
+        | "next_run_date"
+        | "metadata"
+        | "enabled"
+        | "now"
+      )[];
+    };
+    CronCount: {
+      assistant_id?: string;
+      /** Format: uuid */
+      thread_id?: string;
+    };
+    Cron: {
+      /** Format: uuid */
+      cron_id: string;
+      /** Format: uuid */
+      assistant_id: string;
+      /** Format: uuid */
+      thread_id: string | null;
+      /** @enum {string|null} */
+      on_run_completed?: "delete" | "keep" | null;
+      /** Format: date-time */
+      end_time: string | null;
+      schedule: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      /** @description The run to create on every tick. */
+      payload: {
+        [key: string]: unknown;
+      };
+      user_id: string | null;
+      /**
+       * Format: date-time
+       * @description The next tick; null once the cron is disabled or past its end_time.
+       */
+      next_run_date: string | null;
+      metadata: {
+        [key: string]: unknown;
+      };
+      enabled: boolean;
+    };
+    /** @description A cron, or the fields `select` asked for. */
+    CronPartial: {
+      /** Format: uuid */
+      cron_id?: string;
+      /** Format: uuid */
+      assistant_id?: string;
+      thread_id?: string | null;
+      on_run_completed?: string | null;
+      end_time?: string | null;
+      schedule?: string;
+      created_at?: string;
+      updated_at?: string;
+      payload?: {
+        [key: string]: unknown;
+      };
+      user_id?: string | null;
+      next_run_date?: string | null;
+      metadata?: {
+        [key: string]: unknown;
+      };
+      enabled?: boolean;
+      now?: string;
     };
     /**
      * @description A boolean query flag as the official client sends it ("1"/"0" or "true"/"false").
@@ -1293,6 +1600,59 @@ export interface operations {
       422: components["responses"]["ValidationError"];
     };
   };
+  createStatelessRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RunCreate"];
+      };
+    };
+    responses: {
+      /** @description The run (pending). `Content-Location` names it. */
+      200: {
+        headers: {
+          "Content-Location"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Run"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  createStatelessRunBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RunCreate"][];
+      };
+    };
+    responses: {
+      /** @description The runs, in request order. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Run"][];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
   cancelRuns: {
     parameters: {
       query?: {
@@ -1320,6 +1680,177 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  createCron: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CronCreate"];
+      };
+    };
+    responses: {
+      /** @description The cron. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Cron"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  countCrons: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["CronCount"];
+      };
+    };
+    responses: {
+      /** @description How many crons match. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": number;
+        };
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  searchCrons: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["CronSearch"];
+      };
+    };
+    responses: {
+      /** @description Matching crons. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CronPartial"][];
+        };
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  deleteCron: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        cron_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  updateCron: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        cron_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CronUpdate"];
+      };
+    };
+    responses: {
+      /** @description The cron. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Cron"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  createStatelessRunStream: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RunCreate"];
+      };
+    };
+    responses: {
+      200: components["responses"]["RunEventStream"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  createStatelessRunWait: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RunCreate"];
+      };
+    };
+    responses: {
+      /** @description The run's last state values (with `__error__` when it failed). */
+      200: {
+        headers: {
+          "Content-Location"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
       };
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
@@ -1747,6 +2278,34 @@ export interface operations {
       };
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  createThreadCron: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CronCreate"];
+      };
+    };
+    responses: {
+      /** @description The cron. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Cron"];
+        };
+      };
+      404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
     };
   };

@@ -1,0 +1,33 @@
+import { CronExpressionParser } from "cron-parser";
+import { invalid } from "@lgp/server-kit";
+
+/** Checks a cron expression (5 fields, or 6 with seconds first); a 422 names what is wrong. */
+export function checkSchedule(schedule: string): void {
+  const fields = schedule.trim().split(/\s+/).length;
+  if (fields !== 5 && fields !== 6) {
+    throw invalid(
+      ["body", "schedule"],
+      `"${schedule}" is not a cron expression: expected 5 fields (or 6 with seconds)`,
+    );
+  }
+  try {
+    CronExpressionParser.parse(schedule, { tz: "UTC", strict: false });
+  } catch (error) {
+    throw invalid(["body", "schedule"], `"${schedule}" is not a cron expression: ${(error as Error).message}`);
+  }
+}
+
+/** The first tick strictly after `after` (UTC), or null when there is none before `endTime`. */
+export function nextTick(schedule: string, after: Date, endTime?: Date | null): Date | null {
+  try {
+    const expression = CronExpressionParser.parse(schedule, {
+      tz: "UTC",
+      currentDate: after,
+      ...(endTime ? { endDate: endTime } : {}),
+    });
+    if (endTime && !expression.hasNext()) return null;
+    return expression.next().toDate();
+  } catch {
+    return null;
+  }
+}

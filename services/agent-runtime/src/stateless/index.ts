@@ -1,0 +1,2 @@
+export { StatelessRunService, attachTemporaryThreadCleanup } from "./service";
+export { statelessRouter } from "./routes";
