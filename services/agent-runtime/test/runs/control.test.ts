@@ -113,6 +113,38 @@ describe("run control", () => {
     expect((await rt.client.threads.getState<Steps>(thread.thread_id)).values.count).toBe(before + 3);
   });
 
+  test("on_disconnect cancel: a client that goes away cancels its run; continue (default) lets it finish", async () => {
+    const thread = await rt.client.threads.create();
+    const controller = new AbortController();
+    let runId = "";
+    for await (const part of rt.client.runs.stream(thread.thread_id, "steps", {
+      ...slow(300),
+      onDisconnect: "cancel",
+      signal: controller.signal,
+    })) {
+      if (part.event === "metadata") {
+        runId = (part.data as { run_id: string }).run_id;
+        controller.abort();
+        break;
+      }
+    }
+    await waitForStatus(thread.thread_id, runId, "interrupted");
+    expect((await rt.client.threads.getState<Steps>(thread.thread_id)).values.count ?? 0).toBeLessThan(3);
+
+    const other = await rt.client.threads.create();
+    const second = new AbortController();
+    let secondId = "";
+    for await (const part of rt.client.runs.stream(other.thread_id, "steps", { ...slow(50), signal: second.signal })) {
+      if (part.event === "metadata") {
+        secondId = (part.data as { run_id: string }).run_id;
+        second.abort();
+        break;
+      }
+    }
+    await rt.client.runs.join(other.thread_id, secondId);
+    expect((await rt.client.runs.get(other.thread_id, secondId)).status).toBe("success");
+  });
+
   test("GET /threads/{id}/stream joins the thread's active run", async () => {
     const thread = await rt.client.threads.create();
     const run = await rt.client.runs.create(thread.thread_id, "steps", { ...slow(50), streamMode: ["updates"] });
