@@ -1,5 +1,6 @@
 import { Router } from "express";
 import { flag } from "../common/flags";
+import { rejectNulCharacters } from "../common/nul";
 import type { RunService } from "./service";
 import { toRun } from "./service";
 import { sendEventStream } from "./sse";
@@ -24,6 +25,7 @@ function streamModes(value: unknown): string[] | undefined {
 
 export function runsRouter(runs: RunService): Router {
   const router = Router();
+  router.use(rejectNulCharacters);
 
   router.post("/threads/:thread_id/runs", async (req, res) => {
     const run = await runs.create(req.params.thread_id, req.body);
