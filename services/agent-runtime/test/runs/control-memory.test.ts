@@ -1,0 +1,3 @@
+import { describeRunControl } from "./control-suite";
+
+describeRunControl("memory");
