@@ -37,7 +37,7 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
       if (deps.runtime) {
         app.use(assistantsRouter(deps.runtime.assistants, deps.runtime.threads));
         app.use(threadsRouter(deps.runtime.threads));
-        app.use(runsRouter(deps.runtime.runs));
+        app.use(runsRouter(deps.runtime.runs, { heartbeatMs: deps.config.STREAM_HEARTBEAT_MS }));
         app.use(statelessRouter(deps.runtime.stateless, deps.runtime.runs));
         app.use(cronsRouter(deps.runtime.crons));
       }

@@ -23,7 +23,8 @@ function streamModes(value: unknown): string[] | undefined {
   return list.flatMap((item) => String(item).split(",")).filter(Boolean);
 }
 
-export function runsRouter(runs: RunService): Router {
+export function runsRouter(runs: RunService, options: { heartbeatMs: number } = { heartbeatMs: 5_000 }): Router {
+  const { heartbeatMs } = options;
   const router = Router();
   router.use(rejectNulCharacters);
 
@@ -45,9 +46,13 @@ export function runsRouter(runs: RunService): Router {
         await queued;
         yield* runs.events(run, { signal, lastEventId: first.id });
       },
-      req.body.on_disconnect === "cancel"
-        ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
-        : undefined,
+      {
+        heartbeatMs,
+        onDisconnect:
+          req.body.on_disconnect === "cancel"
+            ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
+            : undefined,
+      },
     );
   });
 
@@ -100,9 +105,12 @@ export function runsRouter(runs: RunService): Router {
       res,
       { threadId: run.thread_id, runId: run.run_id },
       (signal) => runs.events(run, { signal, lastEventId, modes }),
-      flag(req.query.cancel_on_disconnect)
-        ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
-        : undefined,
+      {
+        heartbeatMs,
+        onDisconnect: flag(req.query.cancel_on_disconnect)
+          ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
+          : undefined,
+      },
     );
   });
 
@@ -122,8 +130,12 @@ export function runsRouter(runs: RunService): Router {
       res.end();
       return;
     }
-    await sendEventStream(req, res, { threadId: run.thread_id, runId: run.run_id }, (signal) =>
-      runs.events(run, { signal, lastEventId, modes }),
+    await sendEventStream(
+      req,
+      res,
+      { threadId: run.thread_id, runId: run.run_id },
+      (signal) => runs.events(run, { signal, lastEventId, modes }),
+      { heartbeatMs },
     );
   });
 

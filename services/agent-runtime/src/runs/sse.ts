@@ -4,15 +4,15 @@
 import type { Request, Response } from "express";
 import type { RunEvent } from "../queue/types";
 
-const HEARTBEAT_MS = 5_000;
-
 export async function sendEventStream(
   req: Request,
   res: Response,
   location: { threadId: string; runId: string },
   events: (signal: AbortSignal) => AsyncIterable<RunEvent>,
-  onDisconnect?: () => void,
+  options: { heartbeatMs?: number; onDisconnect?: () => void } | (() => void) = {},
 ): Promise<void> {
+  // A bare function is the disconnect callback (the first form of this helper).
+  const { heartbeatMs = 5_000, onDisconnect } = typeof options === "function" ? { onDisconnect: options } : options;
   const controller = new AbortController();
   let finished = false;
   res.on("close", () => {
@@ -30,7 +30,9 @@ export async function sendEventStream(
     Location: `/threads/${location.threadId}/runs/${location.runId}/stream`,
   });
   res.flushHeaders();
-  const heartbeat = setInterval(() => res.write(": heartbeat\n\n"), HEARTBEAT_MS);
+  // A comment line with no blank line after it: a blank line would make the official client
+  // (which keeps the last event id) dispatch an empty event.
+  const heartbeat = setInterval(() => res.write(": heartbeat\n"), heartbeatMs);
   try {
     let corked = false;
     for await (const event of events(controller.signal)) {

@@ -91,7 +91,7 @@ export async function deleteRedisKeys(url: string, prefix: string): Promise<void
 }
 
 export async function startTestRuntime(
-  options: { redis?: boolean; workers?: number } = {},
+  options: { redis?: boolean; workers?: number; env?: Record<string, string> } = {},
 ): Promise<RunningRuntime & { database: TestDatabase }> {
   const database = await createTestDatabase("agent-runtime");
   const running = await startRuntime(database.url, options);
