@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createLogger } from "@lgp/server-kit";
 import { testRedisUrl } from "@lgp/server-kit/src/testing";
 import {
@@ -10,40 +8,7 @@ import {
   type WebhookOptions,
   type WebhookOutcome,
 } from "../../src/webhooks";
-
-/** A receiver on loopback that answers each POST with the next scripted status (then 200). */
-class Receiver {
-  readonly bodies: unknown[] = [];
-  private server!: Server;
-  private waiters: (() => void)[] = [];
-  statuses: number[] = [];
-  url = "";
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      let text = "";
-      req.on("data", (chunk) => (text += chunk));
-      req.on("end", () => {
-        this.bodies.push(JSON.parse(text));
-        res.statusCode = this.statuses.shift() ?? 200;
-        res.end();
-        for (const wake of this.waiters.splice(0)) wake();
-      });
-    });
-    this.server.listen(0, "127.0.0.1");
-    await new Promise((resolve) => this.server.once("listening", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook?token=secret`;
-  }
-
-  async waitFor(count: number): Promise<void> {
-    while (this.bodies.length < count) await new Promise<void>((resolve) => this.waiters.push(resolve));
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
+import { Receiver } from "./receiver";
 
 const logger = createLogger("agent-runtime", "silent");
 
