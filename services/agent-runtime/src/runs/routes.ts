@@ -1,5 +1,6 @@
 import { Router } from "express";
 import { flag } from "../common/flags";
+import { serialize } from "../common/serde";
 import { rejectNulCharacters } from "../common/nul";
 import type { RunService } from "./service";
 import { toRun } from "./service";
@@ -35,7 +36,7 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
   });
 
   router.post("/threads/:thread_id/runs/stream", async (req, res) => {
-    const { run, first, queued } = await runs.start(req.params.thread_id, req.body);
+    const { run, first, queued } = await runs.start(req.params.thread_id, req.body, { eager: true });
     await sendEventStream(
       req,
       res,
@@ -43,7 +44,18 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
       async function* (signal) {
         // The first event goes out at once; the rest follow from the log.
         yield first;
-        await queued;
+        try {
+          await queued;
+        } catch (error) {
+          // The run could not be stored or queued after the stream started: say so, and end.
+          const detail = (error as { detail?: unknown }).detail ?? (error as Error).message;
+          yield {
+            id: "error",
+            event: "error",
+            data: serialize({ error: (error as Error).constructor?.name ?? "Error", message: String(detail) }),
+          };
+          return;
+        }
         yield* runs.events(run, { signal, lastEventId: first.id });
       },
       {

@@ -45,8 +45,30 @@ export interface RunServiceDeps {
   control: ControlBus;
 }
 
+/** How long a thread this process ran on counts as known to exist (see `start`'s `eager`). */
+const KNOWN_THREAD_MS = 60_000;
+const KNOWN_THREADS_MAX = 10_000;
+
 export class RunService {
+  /** Threads with a run created here recently, by id, with the time they stop counting. */
+  private readonly knownThreads = new Map<string, number>();
+
   constructor(private readonly deps: RunServiceDeps) {}
+
+  private isKnownThread(threadId: string): boolean {
+    const until = this.knownThreads.get(threadId);
+    return until !== undefined && until > Date.now();
+  }
+
+  private rememberThread(threadId: string): void {
+    if (this.knownThreads.size >= KNOWN_THREADS_MAX) this.knownThreads.clear();
+    this.knownThreads.set(threadId, Date.now() + KNOWN_THREAD_MS);
+  }
+
+  /** A thread deleted here is known no more. */
+  forgetThread(threadId: string): void {
+    this.knownThreads.delete(threadId);
+  }
 
   /**
    * Creates a run on a thread and queues it: the domain entry point for every kind of run
@@ -67,7 +89,7 @@ export class RunService {
   async start(
     threadId: string,
     body: RunCreate,
-    options: { temporary?: boolean } = {},
+    options: { temporary?: boolean; eager?: boolean } = {},
   ): Promise<{ run: RunRow; first: RunEvent; queued: Promise<void> }> {
     const { runs, threads, assistants, queue, events } = this.deps;
     const assistant = await assistants.resolve(body.assistant_id, { cached: true });
@@ -108,6 +130,36 @@ export class RunService {
       threadMetadata: { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id },
       rejectIfBusy: strategy === "reject",
     };
+    const data = serialize({ run_id: runId, attempt: 1 });
+    const first: RunEvent = { id: events.firstId, event: "metadata", data };
+    const delayMs = body.after_seconds ? Math.round(body.after_seconds * 1000) : undefined;
+    if (options.eager && strategy === "enqueue" && body.if_not_exists !== "create" && this.isKnownThread(threadId)) {
+      // A thread this process has just run on: the stream starts now, while the run is stored
+      // (it can only fail if the thread was deleted meanwhile: the stream then ends in an error).
+      const queued = runs.insert(newRun).then(async (outcome) => {
+        if (!("run" in outcome)) {
+          this.knownThreads.delete(threadId);
+          throw new NotFoundError(`Thread "${threadId}" not found`);
+        }
+        await events.appendFirst(runId, "metadata", data);
+        await queue.enqueue({ runId, threadId }, { delayMs });
+      });
+      queued.catch(() => undefined); // observed by the caller; never an unhandled rejection
+      const now = new Date();
+      const run: RunRow = {
+        run_id: runId,
+        thread_id: threadId,
+        assistant_id: assistant.assistant_id,
+        status: "pending",
+        metadata: newRun.metadata,
+        kwargs,
+        multitask_strategy: strategy,
+        attempt: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      return { run, first, queued };
+    }
     let outcome = await runs.insert(newRun);
     if ("missingThread" in outcome && body.if_not_exists === "create") {
       await threads.insert({ threadId, metadata: {} });
@@ -124,9 +176,7 @@ export class RunService {
         if (other.run_id !== runId) await this.cancelRow(other, strategy);
       }
     }
-    const data = serialize({ run_id: runId, attempt: 1 });
-    const first: RunEvent = { id: events.firstId, event: "metadata", data };
-    const delayMs = body.after_seconds ? Math.round(body.after_seconds * 1000) : undefined;
+    this.rememberThread(threadId);
     // The first event is stored before the run is queued: a worker's events always come after it.
     const queued = events
       .appendFirst(runId, "metadata", data)

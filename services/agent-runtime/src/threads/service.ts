@@ -31,6 +31,8 @@ export function toThread(row: ThreadRow): Thread {
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export class ThreadService {
+  private readonly deletedListeners: ((threadId: string) => void)[] = [];
+
   constructor(
     private readonly repository: ThreadRepository,
     private readonly graphs: GraphRegistry,
@@ -116,6 +118,12 @@ export class ThreadService {
   async delete(threadId: string): Promise<void> {
     if (!(await this.repository.delete(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
     await this.checkpoints.deleteThread(threadId);
+    for (const listener of this.deletedListeners) listener(threadId);
+  }
+
+  /** Called with the id of every thread deleted through this service. */
+  onDeleted(listener: (threadId: string) => void): void {
+    this.deletedListeners.push(listener);
   }
 
   async search(query: ThreadSearch): Promise<{ threads: Partial<Thread>[]; total: number; next: number | null }> {
@@ -234,6 +242,7 @@ export class ThreadService {
     for (const threadId of await this.repository.idsWithMetadata(metadata)) {
       await this.repository.delete(threadId);
       await this.checkpoints.deleteThread(threadId);
+      for (const listener of this.deletedListeners) listener(threadId);
     }
   }
 }

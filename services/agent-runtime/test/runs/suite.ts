@@ -190,6 +190,20 @@ export function describeRuns(mode: "memory" | "redis"): void {
       expect(onlyUpdates.map((event) => event.event)).toEqual(["metadata", "updates"]);
     });
 
+    test("a stream on a thread another process just deleted starts, then ends with an error event", async () => {
+      const thread = await rt.client.threads.create();
+      await rt.client.runs.wait(thread.thread_id, "agent", { input: say("known") });
+      // Deleted behind this process's back (as another replica would).
+      await rt.runtime.threadRepository.delete(thread.thread_id);
+      const events = (await collect(
+        rt.client.runs.stream(thread.thread_id, "agent", { input: say("gone") }),
+      )) as Event[];
+      expect(events.map((event) => event.event)).toEqual(["metadata", "error"]);
+      expect(events[1].data).toMatchObject({ error: "NotFoundError", message: expect.stringContaining("not found") });
+      // Once known to be gone, the thread is a plain 404 again.
+      await expect(rt.client.runs.wait(thread.thread_id, "agent", { input: say("gone") })).rejects.toThrow(/HTTP 404/);
+    });
+
     test("errors: unknown assistant, thread or run 404; malformed 422; nothing 5xx", async () => {
       const thread = await rt.client.threads.create();
       await expect(rt.client.runs.wait(thread.thread_id, randomUUID(), { input: say("x") })).rejects.toThrow(
