@@ -2,6 +2,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { WRITES_IDX_MAP, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type pg from "pg";
+import { prepared } from "../common/prepared";
 
 type PutArgs = Parameters<PostgresSaver["put"]>;
 type PostgresSaverOptions = NonNullable<ConstructorParameters<typeof PostgresSaver>[2]>;
@@ -48,7 +49,8 @@ export class RuntimeCheckpointer extends PostgresSaver {
       this._dumpMetadata({ ...metadata, ...extra } as PutArgs[2]),
     ]);
     await this.connections.query(
-      `WITH blobs AS (
+      prepared(
+        `WITH blobs AS (
          INSERT INTO ${this.tables.blobs} (thread_id, checkpoint_ns, channel, version, type, blob)
          SELECT $1, $2, channel, version, type, blob
          FROM unnest($3::text[], $4::text[], $5::text[], $6::bytea[]) AS b(channel, version, type, blob)
@@ -58,18 +60,19 @@ export class RuntimeCheckpointer extends PostgresSaver {
        VALUES ($1, $2, $7, $8, $9, $10)
        ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
        DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`,
-      [
-        threadId,
-        checkpointNs,
-        blobs.map((blob) => blob[2]),
-        blobs.map((blob) => blob[3]),
-        blobs.map((blob) => blob[4]),
-        blobs.map((blob) => bytes(blob[5])),
-        checkpoint.id,
-        parentId ?? null,
-        this._dumpCheckpoint(checkpoint),
-        serializedMetadata,
-      ],
+        [
+          threadId,
+          checkpointNs,
+          blobs.map((blob) => blob[2]),
+          blobs.map((blob) => blob[3]),
+          blobs.map((blob) => blob[4]),
+          blobs.map((blob) => bytes(blob[5])),
+          checkpoint.id,
+          parentId ?? null,
+          this._dumpCheckpoint(checkpoint),
+          serializedMetadata,
+        ],
+      ),
     );
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
@@ -91,22 +94,24 @@ export class RuntimeCheckpointer extends PostgresSaver {
     );
     const first = dumped[0];
     await this.connections.query(
-      `INSERT INTO ${this.tables.writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+      prepared(
+        `INSERT INTO ${this.tables.writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
        SELECT $1, $2, $3, $4, idx, channel, type, blob
        FROM unnest($5::int[], $6::text[], $7::text[], $8::bytea[]) AS w(idx, channel, type, blob)
        ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) ${
          upsert ? "DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob" : "DO NOTHING"
        }`,
-      [
-        first[0],
-        first[1],
-        first[2],
-        first[3],
-        dumped.map((write) => write[4]),
-        dumped.map((write) => write[5]),
-        dumped.map((write) => write[6]),
-        dumped.map((write) => bytes(write[7])),
-      ],
+        [
+          first[0],
+          first[1],
+          first[2],
+          first[3],
+          dumped.map((write) => write[4]),
+          dumped.map((write) => write[5]),
+          dumped.map((write) => write[6]),
+          dumped.map((write) => bytes(write[7])),
+        ],
+      ),
     );
   }
 }

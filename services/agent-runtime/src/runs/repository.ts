@@ -1,6 +1,7 @@
 // Run rows. Run ids are time-ordered (uuid v7), so "runs of a thread in creation order" is
 // "by run_id"; claiming a run is one guarded UPDATE, so at most one run per thread is running.
 import type pg from "pg";
+import { prepared } from "../common/prepared";
 import { Prisma } from "../generated/prisma/client";
 import type { ThreadRow, ThreadStatus } from "../threads/repository";
 
@@ -62,11 +63,11 @@ export class RunRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   private async query<T>(sql: Prisma.Sql): Promise<T[]> {
-    return (await this.pool.query(sql.text, sql.values as unknown[])).rows as T[];
+    return (await this.pool.query(prepared(sql.text, sql.values as unknown[]))).rows as T[];
   }
 
   private async execute(sql: Prisma.Sql): Promise<number> {
-    return (await this.pool.query(sql.text, sql.values as unknown[])).rowCount ?? 0;
+    return (await this.pool.query(prepared(sql.text, sql.values as unknown[]))).rowCount ?? 0;
   }
 
   /** Inserts a pending run and marks its thread busy, in one statement. */
