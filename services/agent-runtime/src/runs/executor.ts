@@ -70,9 +70,14 @@ export class RunExecutor {
   /** The queue's job handler. */
   readonly handle: JobHandler = async (job, { attempt }) => {
     const claimed = await this.deps.runs.claim(job.runId, attempt > 1);
-    // Not claimable: an earlier run of the thread is active (it wakes this one when it ends), or
-    // the run is no longer pending (cancelled, deleted, done).
-    if (!claimed) return "parked";
+    if (!claimed) {
+      // Not due yet (woken early, or clocks apart): queued again for when it is.
+      const wait = await this.deps.runs.notDueForMs(job.runId);
+      if (wait !== undefined) await this.deps.queue.enqueue(job, { delayMs: Math.ceil(wait) + 5 });
+      // Otherwise an earlier run of the thread is active (it wakes this one when it ends), or the
+      // run is no longer pending (cancelled, deleted, done).
+      return "parked";
+    }
     await this.execute(claimed.run, claimed.thread);
     return "done";
   };

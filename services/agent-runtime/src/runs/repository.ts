@@ -37,6 +37,8 @@ export interface RunKwargs {
   webhook?: string;
   on_completion?: string;
   temporary?: boolean;
+  /** Seconds after its creation before which the run may not start. */
+  after_seconds?: number;
   [key: string]: unknown;
 }
 
@@ -125,6 +127,7 @@ export class RunRepository {
     const rows = await this.query<RunRow & { thread: ThreadRow }>(Prisma.sql`
       UPDATE runs r SET status = 'running', attempt = r.attempt + 1, updated_at = now()
       WHERE r.run_id = ${runId}::uuid AND r.status IN ${statuses}
+        AND r.created_at + make_interval(secs => COALESCE((r.kwargs->>'after_seconds')::float8, 0)) <= now()
         AND NOT EXISTS (
           SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.run_id <> r.run_id
             AND (o.status = 'running' OR (o.status = 'pending' AND o.run_id < r.run_id)))
@@ -167,6 +170,15 @@ export class RunRepository {
     return rows[0]?.run_id ?? undefined;
   }
 
+  /** For a pending run that is not due yet (`after_seconds`), how many ms until it is. */
+  async notDueForMs(runId: string): Promise<number | undefined> {
+    const rows = await this.query<{ ms: number }>(Prisma.sql`
+      SELECT EXTRACT(EPOCH FROM (created_at + make_interval(secs => (kwargs->>'after_seconds')::float8) - now())) * 1000 AS ms
+      FROM runs WHERE run_id = ${runId}::uuid AND status = 'pending' AND kwargs ? 'after_seconds'`);
+    const ms = rows[0] ? Number(rows[0].ms) : undefined;
+    return ms !== undefined && ms > 0 ? ms : undefined;
+  }
+
   /** Marks a run that never started (cancelled while pending, or its thread is gone). */
   async setStatus(runId: string, status: RunStatus, onlyIf?: RunStatus[]): Promise<boolean> {
     const guard = onlyIf ? Prisma.sql`AND status IN (${Prisma.join(onlyIf)})` : Prisma.empty;
@@ -191,7 +203,9 @@ export class RunRepository {
   async orphans(olderThanMs: number): Promise<{ run_id: string; thread_id: string }[]> {
     return this.query<{ run_id: string; thread_id: string }>(Prisma.sql`
       SELECT DISTINCT ON (r.thread_id) r.run_id, r.thread_id FROM runs r
-      WHERE r.status = 'pending' AND r.created_at < now() - make_interval(secs => ${olderThanMs / 1000})
+      WHERE r.status = 'pending'
+        AND r.created_at + make_interval(secs => COALESCE((r.kwargs->>'after_seconds')::float8, 0))
+          < now() - make_interval(secs => ${olderThanMs / 1000})
         AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.status = 'running')
       ORDER BY r.thread_id, r.run_id`);
   }

@@ -117,6 +117,8 @@ export class RunService {
       temporary: options.temporary ?? false,
       assistant_config: assistant.config,
       assistant_metadata: assistant.metadata,
+      // `after_seconds`: the run may not start earlier (counted from its creation, in database time).
+      after_seconds: body.after_seconds || undefined,
     };
     const strategy = body.multitask_strategy ?? "enqueue";
     const runId = newRunId();

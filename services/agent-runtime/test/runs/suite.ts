@@ -190,6 +190,20 @@ export function describeRuns(mode: "memory" | "redis"): void {
       expect(onlyUpdates.map((event) => event.event)).toEqual(["metadata", "updates"]);
     });
 
+    test("after_seconds delays the start even when the run ahead of it wakes it early", async () => {
+      const thread = await rt.client.threads.create();
+      const first = await rt.client.runs.create(thread.thread_id, "agent", { input: say("now") });
+      const later = await rt.client.runs.create(thread.thread_id, "agent", { input: say("later"), afterSeconds: 0.6 });
+      await rt.client.runs.join(thread.thread_id, first.run_id);
+      const values = (await rt.client.runs.join(thread.thread_id, later.run_id)) as Values;
+      expect(values.messages.at(-1)?.content).toBe("echo: later");
+      const [checkpoint] = await rt.client.threads
+        .getHistory(thread.thread_id, { metadata: { run_id: later.run_id }, limit: 100 })
+        .then((h) => h.slice(-1));
+      const started = Date.parse(checkpoint.created_at!) - Date.parse(later.created_at);
+      expect(started).toBeGreaterThanOrEqual(550);
+    });
+
     test("a stream on a thread another process just deleted starts, then ends with an error event", async () => {
       const thread = await rt.client.threads.create();
       await rt.client.runs.wait(thread.thread_id, "agent", { input: say("known") });
