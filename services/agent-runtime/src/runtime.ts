@@ -137,7 +137,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       ? new RedisWebhookDispatcher(config.REDIS_URL, config.REDIS_PREFIX, webhookOptions, logger)
       : new InProcessWebhookDispatcher(webhookOptions, logger);
     attachWebhooks(executor, webhooks);
-    attachTemporaryThreadCleanup(executor, threads);
+    const temporaryThreads = attachTemporaryThreadCleanup(executor, threads);
     const stateless = new StatelessRunService(runs);
     const cronScheduler: CronScheduler = config.REDIS_URL
       ? new RedisCronScheduler(config.REDIS_URL, config.REDIS_PREFIX, logger)
@@ -158,6 +158,8 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       () => webhooks.close(),
       async () => clearInterval(storeSweeper),
     );
+    // After the queue has let its last runs finish, before the database closes (the last two).
+    closers.splice(closers.length - 2, 0, () => temporaryThreads.drain());
 
     let sweeper: NodeJS.Timeout | undefined;
     const runtime: Runtime = {

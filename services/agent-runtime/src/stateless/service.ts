@@ -40,16 +40,31 @@ export class StatelessRunService {
   }
 }
 
-/** Deletes a stateless run's thread after the run, unless it was created with on_completion "keep". */
+/**
+ * Deletes a stateless run's thread after the run, unless it was created with on_completion
+ * "keep". `drain()` waits for deletions under way (at shutdown, before the database closes).
+ */
 export function attachTemporaryThreadCleanup(
   executor: Pick<RunExecutor, "onRunFinished">,
   threads: Pick<ThreadService, "delete">,
-): void {
+): { drain(): Promise<void> } {
+  const inFlight = new Set<Promise<void>>();
   executor.onRunFinished(async ({ run }) => {
     if (!run.kwargs.temporary || run.kwargs.on_completion === "keep") return;
-    await threads.delete(run.thread_id).catch((error: unknown) => {
+    const deletion = threads.delete(run.thread_id).catch((error: unknown) => {
       // Already gone (deleted by its owner meanwhile) is fine.
       if ((error as { status?: number }).status !== 404) throw error;
     });
+    inFlight.add(deletion);
+    try {
+      await deletion;
+    } finally {
+      inFlight.delete(deletion);
+    }
   });
+  return {
+    async drain() {
+      await Promise.allSettled([...inFlight]);
+    },
+  };
 }
