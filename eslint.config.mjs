@@ -15,6 +15,14 @@ export default tseslint.config(
   },
   {
     files: ["**/*.js", "**/*.cjs"],
-    languageOptions: { globals: { require: "readonly", module: "writable", process: "readonly", __dirname: "readonly", console: "readonly" } },
+    languageOptions: {
+      globals: {
+        require: "readonly",
+        module: "writable",
+        process: "readonly",
+        __dirname: "readonly",
+        console: "readonly",
+      },
+    },
   },
 );

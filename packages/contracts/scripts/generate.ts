@@ -37,7 +37,9 @@ function mergeInto(target: Json, source: Json, at: string[] = []): void {
 
 export function bundle(service: string): Json {
   const dir = path.join(root, "openapi", service);
-  const files = readdirSync(dir).filter((file) => file.endsWith(".yaml")).sort();
+  const files = readdirSync(dir)
+    .filter((file) => file.endsWith(".yaml"))
+    .sort();
   const document: Json = {};
   // base.yaml first: it carries openapi, info, servers and security.
   for (const file of ["base.yaml", ...files.filter((file) => file !== "base.yaml")]) {
@@ -49,7 +51,11 @@ export function bundle(service: string): Json {
     }
   }
   const paths = (document.paths ?? {}) as Json;
-  document.paths = Object.fromEntries(Object.keys(paths).sort().map((key) => [key, paths[key]]));
+  document.paths = Object.fromEntries(
+    Object.keys(paths)
+      .sort()
+      .map((key) => [key, paths[key]]),
+  );
   return document;
 }
 
