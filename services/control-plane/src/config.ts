@@ -18,16 +18,14 @@ export const controlPlaneEnv = z.object({
   /** Accept OAuth providers at plain-http loopback URLs (a provider on this machine; development and tests). */
   OAUTH_ALLOW_HTTP_LOOPBACK: env.boolean(false),
   /** 32 bytes (base64 or hex) encrypting secrets at rest; the embedded start generates one under .data/. */
-  SECRETS_ENCRYPTION_KEY: z
-    .string()
-    .refine((value) => {
-      try {
-        decodeKey(value);
-        return true;
-      } catch {
-        return false;
-      }
-    }, "must be 32 bytes, as 64 hex characters or base64"),
+  SECRETS_ENCRYPTION_KEY: z.string().refine((value) => {
+    try {
+      decodeKey(value);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "must be 32 bytes, as 64 hex characters or base64"),
   /** Where revisions run: `local` (processes on this machine) or `kubernetes` (a cluster). */
   DEPLOYER: z.enum(["local", "kubernetes"]).default("local"),
   /** kubernetes deployer: kubeconfig file; unset = in-cluster service account, else ~/.kube/config. */
