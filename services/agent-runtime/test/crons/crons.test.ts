@@ -91,6 +91,14 @@ describe("crons (embedded scheduler)", () => {
     );
   });
 
+  test("deleting a thread deletes its crons", async () => {
+    const thread = await rt.client.threads.create();
+    const cron = await rt.client.crons.createForThread(thread.thread_id, "agent", { schedule: "0 0 1 1 *" });
+    await rt.client.threads.delete(thread.thread_id);
+    expect(await rt.client.crons.search({ threadId: thread.thread_id })).toEqual([]);
+    await expect(rt.client.crons.delete(cron.cron_id)).rejects.toThrow(/HTTP 404/);
+  });
+
   test("a thread cron creates a run on every tick", async () => {
     const thread = await rt.client.threads.create();
     const cron = await rt.client.crons.createForThread(thread.thread_id, "agent", {
