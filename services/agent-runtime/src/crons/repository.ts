@@ -25,8 +25,14 @@ const SORT_COLUMN: Record<CronSortBy, keyof Prisma.CronOrderByWithRelationInput>
 export class CronRepository {
   constructor(private readonly db: Db) {}
 
-  create(data: Prisma.CronUncheckedCreateInput): Promise<CronRow> {
-    return this.db.cron.create({ data });
+  /** Inserts a cron; null when its thread was deleted meanwhile (the foreign key refused it). */
+  async create(data: Prisma.CronUncheckedCreateInput): Promise<CronRow | null> {
+    try {
+      return await this.db.cron.create({ data });
+    } catch (error) {
+      if ((error as { code?: string }).code === "P2003") return null;
+      throw error;
+    }
   }
 
   async find(cronId: string): Promise<CronRow | null> {

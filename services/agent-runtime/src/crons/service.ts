@@ -92,6 +92,7 @@ export class CronService {
       endTime,
       nextRunDate: enabled ? nextTick(body.schedule, new Date(), endTime) : null,
     });
+    if (!row) throw new NotFoundError(`Thread "${threadId}" not found`);
     await this.sync(row);
     return toCron(row);
   }
