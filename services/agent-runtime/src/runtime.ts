@@ -115,6 +115,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       events,
       control,
     });
+    threads.onDeleting((threadId) => runs.cancelMany({ thread_id: threadId }, "interrupt"));
     threads.onDeleted((threadId) => runs.forgetThread(threadId));
     const executor = new RunExecutor({
       runs: runRepository,

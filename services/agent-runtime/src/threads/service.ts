@@ -32,6 +32,7 @@ export function toThread(row: ThreadRow): Thread {
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export class ThreadService {
   private readonly deletedListeners: ((threadId: string) => void)[] = [];
+  private readonly deletingListeners: ((threadId: string) => Promise<void>)[] = [];
 
   constructor(
     private readonly repository: ThreadRepository,
@@ -116,9 +117,15 @@ export class ThreadService {
   }
 
   async delete(threadId: string): Promise<void> {
+    for (const listener of this.deletingListeners) await listener(threadId);
     if (!(await this.repository.delete(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
     await this.checkpoints.deleteThread(threadId);
     for (const listener of this.deletedListeners) listener(threadId);
+  }
+
+  /** Called before a thread is deleted through this service (its active runs are stopped). */
+  onDeleting(listener: (threadId: string) => Promise<void>): void {
+    this.deletingListeners.push(listener);
   }
 
   /** Called with the id of every thread deleted through this service. */

@@ -151,6 +151,18 @@ export function describeRunControl(mode: "memory" | "redis"): void {
       expect((await rt.client.runs.get(other.thread_id, secondId)).status).toBe("success");
     });
 
+    test("deleting a thread stops its active run", async () => {
+      const thread = await rt.client.threads.create();
+      const run = await rt.client.runs.create(thread.thread_id, "steps", slow(300));
+      await waitForStatus(thread.thread_id, run.run_id, "running");
+      const stream = collect(rt.client.runs.joinStream(thread.thread_id, run.run_id)) as Promise<Event[]>;
+      await rt.client.threads.delete(thread.thread_id);
+      const events = await stream;
+      // The stream ends without the run having gone through its three steps.
+      expect(events.filter((event) => event.event === "updates").length).toBeLessThan(3);
+      await expect(rt.client.threads.get(thread.thread_id)).rejects.toThrow(/HTTP 404/);
+    });
+
     test("GET /threads/{id}/stream joins the thread's active run", async () => {
       const thread = await rt.client.threads.create();
       const run = await rt.client.runs.create(thread.thread_id, "steps", { ...slow(50), streamMode: ["updates"] });
