@@ -124,7 +124,7 @@ export class RunExecutor {
       // "values" is always streamed: its last chunk is the thread's new state (no read-back).
       const modes = graphModes(kwargs.stream_mode);
       if (!modes.includes("values")) modes.push("values");
-      const stream = await graph.stream(input, {
+      const options = {
         ...(config as object),
         recursionLimit: (config.recursion_limit as number | undefined) ?? (config.recursionLimit as number | undefined),
         configurable,
@@ -136,8 +136,8 @@ export class RunExecutor {
         interruptAfter: kwargs.interrupt_after,
         durability: kwargs.durability,
         signal: controller.signal,
-      });
-      for await (const chunk of stream) {
+      };
+      const handle = async (chunk: unknown) => {
         const [namespace, mode, payload] = subgraphs
           ? (chunk as [string[], string, unknown])
           : [[], ...(chunk as [string, unknown])];
@@ -146,6 +146,17 @@ export class RunExecutor {
           else tracked.values = payload;
         }
         for (const event of mapper.map(chunk, subgraphs)) await events.append(run.run_id, event.event, event.data);
+      };
+      if (kwargs.stream_mode.includes("events")) {
+        // `events`: LangChain's event stream, each as an `events` event; the graph's own stream
+        // chunks ride in it as the root run's `on_chain_stream` events.
+        const rootRunId = crypto.randomUUID();
+        for await (const event of graph.streamEvents(input, { ...options, runId: rootRunId, version: "v2" })) {
+          await events.append(run.run_id, "events", serialize(event));
+          if (event.event === "on_chain_stream" && event.run_id === rootRunId) await handle(event.data?.chunk);
+        }
+      } else {
+        for await (const chunk of await graph.stream(input, options)) await handle(chunk);
       }
     } catch (error) {
       const reason = controller.signal.reason;

@@ -52,6 +52,24 @@ export function describeRuns(mode: "memory" | "redis"): void {
       expect(after.values.messages.at(-1)?.content).toBe("echo: hi");
     });
 
+    test("the events mode streams LangChain's events beside the other modes", async () => {
+      const thread = await rt.client.threads.create();
+      const events = (await collect(
+        rt.client.runs.stream(thread.thread_id, "agent", { input: say("ev"), streamMode: ["events", "updates"] }),
+      )) as Event[];
+      const kinds = events
+        .filter((event) => event.event === "events")
+        .map((event) => (event.data as { event: string }).event);
+      expect(kinds).toEqual(expect.arrayContaining(["on_chain_start", "on_chain_stream", "on_chain_end"]));
+      const updates = events.filter((event) => event.event === "updates");
+      expect(updates).toHaveLength(1);
+      expect(updates[0].data).toEqual({
+        agent: { messages: [expect.objectContaining({ type: "ai", content: "echo: ev" })] },
+      });
+      const state = await rt.client.threads.getState<Values>(thread.thread_id);
+      expect(state.values.messages.map((message) => message.content)).toEqual(["ev", "echo: ev"]);
+    });
+
     test("stream headers: text/event-stream, Content-Location of the run, Location of its stream", async () => {
       const thread = await rt.client.threads.create();
       const response = await fetch(`${rt.url}/threads/${thread.thread_id}/runs/stream`, {
