@@ -18,6 +18,8 @@ export function redisConnection(url: string): Redis {
 export class RedisRunQueue implements RunQueue {
   private readonly queue: Queue;
   private readonly workers: Worker[] = [];
+  // BullMQ leaves connections it is given open when it closes: ours to end.
+  private readonly connections: Redis[] = [];
   private readonly abort = new AbortController();
   private readonly name: string;
 
@@ -28,7 +30,7 @@ export class RedisRunQueue implements RunQueue {
     private readonly options: { lockMs?: number; name?: string } = {},
   ) {
     this.name = options.name ?? "runs";
-    this.queue = new Queue(this.name, { connection: redisConnection(url), prefix });
+    this.queue = new Queue(this.name, { connection: this.connect(), prefix });
     this.queue.on("error", (error) => logger.error({ err: error }, "run queue error"));
   }
 
@@ -50,7 +52,7 @@ export class RedisRunQueue implements RunQueue {
         await handler(job.data, { attempt: job.attemptsStarted || 1, signal: this.abort.signal });
       },
       {
-        connection: redisConnection(this.url),
+        connection: this.connect(),
         prefix: this.prefix,
         concurrency,
         // A dead worker stops renewing its lock; the stalled-job check hands the job to another
@@ -64,9 +66,16 @@ export class RedisRunQueue implements RunQueue {
     this.workers.push(worker);
   }
 
+  private connect(): Redis {
+    const connection = redisConnection(this.url);
+    this.connections.push(connection);
+    return connection;
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.close()));
     await this.queue.close();
+    for (const connection of this.connections) connection.disconnect();
   }
 }
 
