@@ -190,3 +190,22 @@ describe("request logs", () => {
     expect(lines.join("\n")).not.toContain("secret-code");
   });
 });
+
+describe("NUL characters (PostgreSQL can store none)", () => {
+  const app = buildApp("list");
+
+  it("are refused with 422 in a query parameter", async () => {
+    const response = await request(app).get("/v1/things?limit=%00").expect(422);
+    expect(response.body.detail[0].loc).toEqual(["query", "limit"]);
+  });
+
+  it("are refused with 422 anywhere in a body", async () => {
+    const response = await request(app)
+      .post("/v1/things")
+      .send({ name: "ok", spec: { note: "a\u0000b" } })
+      .expect(422);
+    expect(response.body).toEqual({
+      detail: [{ loc: ["body"], msg: "text may not contain NUL (\\u0000) characters", type: "value_error" }],
+    });
+  });
+});

@@ -7,6 +7,7 @@ import swaggerUi from "swagger-ui-express";
 import type { Logger } from "../logger";
 import { HttpError, ValidationFailedError, type ValidationIssue } from "./errors";
 import { createMetrics, type ServiceMetrics } from "./metrics";
+import { rejectNulCharacters } from "./nul";
 import { toValidationIssue } from "./validation";
 
 export interface ServiceAppOptions {
@@ -107,6 +108,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
   app.use(express.json({ limit: options.bodyLimit ?? "10mb", strict: false }));
   for (const handler of options.before ?? []) app.use(handler);
+  app.use(rejectNulCharacters);
   app.use(
     OpenApiValidator.middleware({
       apiSpec: options.apiSpec as never,

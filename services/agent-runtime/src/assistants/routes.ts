@@ -1,12 +1,10 @@
 import { Router } from "express";
 import { flag } from "../common/flags";
-import { rejectNulCharacters } from "../common/nul";
 import type { AssistantService } from "./service";
 import type { ThreadService } from "../threads/service";
 
 export function assistantsRouter(assistants: AssistantService, threads: ThreadService): Router {
   const router = Router();
-  router.use(rejectNulCharacters);
   router.post("/assistants", async (req, res) => {
     res.json(await assistants.create(req.body));
   });

@@ -1,7 +1,6 @@
 import { Router } from "express";
 import { flag } from "../common/flags";
 import { serialize } from "../common/serde";
-import { rejectNulCharacters } from "../common/nul";
 import type { RunService } from "./service";
 import { toRun } from "./service";
 import { sendEventStream } from "./sse";
@@ -27,7 +26,6 @@ function streamModes(value: unknown): string[] | undefined {
 export function runsRouter(runs: RunService, options: { heartbeatMs: number } = { heartbeatMs: 5_000 }): Router {
   const { heartbeatMs } = options;
   const router = Router();
-  router.use(rejectNulCharacters);
 
   router.post("/threads/:thread_id/runs", async (req, res) => {
     const run = await runs.create(req.params.thread_id, req.body);

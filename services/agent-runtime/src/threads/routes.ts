@@ -1,11 +1,9 @@
 import { Router } from "express";
 import { flag } from "../common/flags";
-import { rejectNulCharacters } from "../common/nul";
 import type { ThreadService } from "./service";
 
 export function threadsRouter(threads: ThreadService): Router {
   const router = Router();
-  router.use(rejectNulCharacters);
   router.post("/threads", async (req, res) => {
     res.json(await threads.create(req.body ?? {}));
   });

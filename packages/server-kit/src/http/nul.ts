@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { invalid } from "@lgp/server-kit";
+import { invalid } from "./errors";
 
 /** Whether a JSON value holds a NUL character in any string (key or value). */
 function hasNul(value: unknown, depth = 0): boolean {
@@ -13,10 +13,13 @@ function hasNul(value: unknown, depth = 0): boolean {
 }
 
 /**
- * PostgreSQL's JSON type cannot store NUL characters: a body holding one is refused up front
- * (422), instead of failing in the database.
+ * PostgreSQL can store no NUL character in text or JSON: a query parameter or body holding one is
+ * refused up front (422) instead of failing in the database as a 500.
  */
 export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
+  for (const [name, value] of Object.entries(req.query ?? {})) {
+    if (hasNul(value)) throw invalid(["query", name], "text may not contain NUL (\\u0000) characters");
+  }
   if (hasNul(req.body)) throw invalid(["body"], "text may not contain NUL (\\u0000) characters");
   next();
 };
