@@ -1,15 +1,23 @@
 import { Router, type Request } from "express";
 import type { ControlPlane } from "@lgp/contracts";
+import { invalid } from "@lgp/server-kit";
 import type { LogFilter, LogKind } from "./repository";
 import type { RevisionListQuery, RevisionService } from "./service";
 
 type LogQuery = ControlPlane.components["schemas"]["LogQuery"];
 
-function date(value: string | null | undefined): Date | null {
-  return value ? new Date(value) : null;
+/**
+ * The contract's date-time format admits a few strings Date cannot read (a leap second such as
+ * 23:59:60): those are a 422 here, not a failed query.
+ */
+function date(value: string | null | undefined, loc: (string | number)[]): Date | null {
+  if (!value) return null;
+  const parsed = new Date(value);
+  if (Number.isNaN(parsed.getTime())) throw invalid(loc, "not a date-time this server can read", "format");
+  return parsed;
 }
 
-function logFilter(kind: LogKind, query: LogQuery): LogFilter {
+function logFilter(kind: LogKind, query: LogQuery, where: "query" | "body"): LogFilter {
   return {
     kind,
     limit: query.limit ?? 100,
@@ -17,8 +25,8 @@ function logFilter(kind: LogKind, query: LogQuery): LogFilter {
     order: query.order ?? "asc",
     level: query.level ?? null,
     query: query.query ?? null,
-    startTime: date(query.start_time),
-    endTime: date(query.end_time),
+    startTime: date(query.start_time, [where, "start_time"]),
+    endTime: date(query.end_time, [where, "end_time"]),
   };
 }
 
@@ -39,14 +47,14 @@ export function revisionsRouter(service: RevisionService): Router {
   });
 
   router.get("/v2/deployments/:deployment_id/revisions/:revision_id/logs/:log_type", async (req, res) => {
-    const filter = logFilter(req.params.log_type as LogKind, req.query as unknown as LogQuery);
+    const filter = logFilter(req.params.log_type as LogKind, req.query as unknown as LogQuery, "query");
     res.json(await service.logs(req.tenantId, req.params.deployment_id, req.params.revision_id, filter));
   });
 
   // The official CLI's form: POST with the filter in the body; `project` is the deployment.
   for (const kind of ["build", "deploy"] as const) {
     router.post(`/v1/projects/:project_id/revisions/:revision_id/${kind}_logs`, async (req: Request, res) => {
-      const filter = logFilter(kind, (req.body ?? {}) as LogQuery);
+      const filter = logFilter(kind, (req.body ?? {}) as LogQuery, "body");
       res.json(await service.logs(req.tenantId, String(req.params.project_id), String(req.params.revision_id), filter));
     });
   }

@@ -59,6 +59,14 @@ it("answers 404 for an unknown revision or deployment, and 422 for bad input", a
       `/v2/deployments/${deployment.id}/revisions/${deployment.latest_revision_id}/logs/build?level=loud`,
       ["query", "level"],
     ],
+    [
+      `/v2/deployments/${deployment.id}/revisions/${deployment.latest_revision_id}/logs/build?start_time=2016-12-31T23:59:60Z`,
+      ["query", "start_time"],
+    ],
+    [
+      `/v2/deployments/${deployment.id}/revisions/${deployment.latest_revision_id}/logs/build?offset=100000000000000000000`,
+      ["query", "offset"],
+    ],
   ];
   for (const [path, loc] of cases) {
     const bad = await h.api.get(path);
@@ -70,6 +78,11 @@ it("answers 404 for an unknown revision or deployment, and 422 for bad input", a
     .send({ limit: 0 });
   expect(badBody.status).toBe(422);
   expect(badBody.body.detail[0].loc).toEqual(["body", "limit"]);
+  const leapSecond = await h.api
+    .post(`/v1/projects/${deployment.id}/revisions/${deployment.latest_revision_id}/build_logs`)
+    .send({ end_time: "2016-12-31T23:59:60Z" });
+  expect(leapSecond.status).toBe(422);
+  expect(leapSecond.body.detail[0].loc).toEqual(["body", "end_time"]);
 });
 
 it("reads an empty log page with no next offset", async () => {
