@@ -62,6 +62,8 @@ export function runCommand(file: string, args: string[], options: RunOptions): P
       cwd: options.cwd,
       env: options.env ?? baseEnv(),
       stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so a timeout can end everything the command started.
+      detached: true,
     });
     const tail: string[] = [];
     let stdout = "";
@@ -81,7 +83,16 @@ export function runCommand(file: string, args: string[], options: RunOptions): P
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill("SIGKILL");
+      // The whole group: `sh -c "npm ci && ..."` leaves its children (holding our pipes) otherwise.
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+      // Settle now: a grandchild that escaped the group may keep the pipes open.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      reject(new DeployerError(`${options.label} timed out after ${Math.round(options.timeoutMs / 1000)}s`));
     }, options.timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
@@ -89,8 +100,7 @@ export function runCommand(file: string, args: string[], options: RunOptions): P
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      if (timedOut)
-        return reject(new DeployerError(`${options.label} timed out after ${Math.round(options.timeoutMs / 1000)}s`));
+      if (timedOut) return; // already rejected
       if (code === 0) return resolve(stdout);
       const last = tail.slice(-5).join(" | ");
       reject(
