@@ -298,7 +298,18 @@ export class OAuthService {
       await this.finish(authorization.id, { status: "completed", tokenId: token.id });
       return { status: "completed", provider_id: providerSlug, auth_id: authorization.id };
     } catch (error) {
-      if (!(error instanceof TokenExchangeError)) throw error;
+      if (!(error instanceof TokenExchangeError)) {
+        // Ours, not the provider's (the database, a key): the authorization fails now rather than
+        // leaving `wait` to poll until it expires, and the browser still lands on the frontend page.
+        this.options.logger.error({ err: error, auth_id: authorization.id }, "OAuth callback could not complete");
+        const description = "The authorization could not be completed; try again.";
+        await this.finish(authorization.id, {
+          status: "failed",
+          error: "server_error",
+          errorDescription: description,
+        }).catch(() => {});
+        return failed("server_error", description, authorization.id);
+      }
       this.options.logger.warn(
         { provider_id: providerSlug, auth_id: authorization.id, error: error.error },
         "OAuth code exchange failed",

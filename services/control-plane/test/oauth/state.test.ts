@@ -184,3 +184,18 @@ test("the state is stored only as a hash and expires 10 minutes after issue", as
   // Ten minutes after issue (the row's created_at comes from the database clock: allow a second).
   expect(Math.abs(row.expiresAt.getTime() - row.createdAt.getTime() - 10 * 60 * 1000)).toBeLessThan(1000);
 });
+
+test("a failure on our side fails the authorization at once and still lands on the frontend page", async () => {
+  const { authId, url } = await start("alpha");
+  const redirect = await providerRedirect(url);
+  // A stored value that no longer decrypts (a rotated key, say): our fault, not the provider's.
+  await cp.db.oAuthAuthorization.update({ where: { id: authId }, data: { codeVerifierEncrypted: "v1:broken" } });
+  expect(await callback(`/v2/auth/callback/alpha${redirect.search}`)).toMatchObject({
+    status: "failed",
+    provider_id: "alpha",
+    auth_id: authId,
+    error: "server_error",
+  });
+  const waited = await request(cp.app).get(`/v2/auth/wait/${authId}?timeout=1`).set("X-Api-Key", cp.keyA);
+  expect(waited.body).toMatchObject({ status: "failed", error: "server_error" });
+});
