@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { runShell } from "../../src/deployers/local/commands";
+import { withoutCredentials } from "../../src/deployers/local/source";
 
 const log = { lines: [] as string[], info: (line: string) => log.lines.push(line), warn: () => {}, error: () => {} };
 
@@ -34,5 +35,15 @@ describe("build commands", () => {
     ).rejects.toThrow("install_command timed out after 1s");
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(processesNamed(marker)).toBe("");
+  });
+});
+
+describe("repository URLs in revision logs", () => {
+  it("lose their user name and password, and stay as they are otherwise", () => {
+    expect(withoutCredentials("https://x-token:ghp_secret@git.example/acme/agent.git")).toBe(
+      "https://git.example/acme/agent.git",
+    );
+    expect(withoutCredentials("file:///srv/repos/agent")).toBe("file:///srv/repos/agent");
+    expect(withoutCredentials("/srv/repos/agent")).toBe("/srv/repos/agent");
   });
 });

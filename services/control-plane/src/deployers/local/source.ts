@@ -28,11 +28,12 @@ export async function checkout(
   log: RevisionLog,
   pinnedSha: string | null = null,
 ): Promise<string> {
-  if (repoUrl.startsWith("-")) throw new DeployerError(`repo_url ${repoUrl} is not a repository location`);
+  const shown = withoutCredentials(repoUrl);
+  if (repoUrl.startsWith("-")) throw new DeployerError(`repo_url ${shown} is not a repository location`);
   if (ref?.startsWith("-")) throw new DeployerError(`repo_ref ${ref} is not a git ref`);
   if (pinnedSha && !/^[0-9a-f]{7,64}$/i.test(pinnedSha)) throw new DeployerError(`${pinnedSha} is not a commit sha`);
   mkdirSync(path.dirname(dir), { recursive: true });
-  log.info(`cloning ${repoUrl}`);
+  log.info(`cloning ${shown}`);
   await git(["clone", "--quiet", "--no-checkout", "--", repoUrl, dir], path.dirname(dir), log, "git clone");
   const quiet: RevisionLog = { info: () => {}, warn: () => {}, error: () => {} };
   let sha: string | null = null;
@@ -48,7 +49,7 @@ export async function checkout(
     }
   }
   if (!sha)
-    throw new DeployerError(`${pinnedSha ? `commit ${pinnedSha}` : `repo_ref ${ref}`} was not found in ${repoUrl}`);
+    throw new DeployerError(`${pinnedSha ? `commit ${pinnedSha}` : `repo_ref ${ref}`} was not found in ${shown}`);
   await git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", sha], dir, log, "git checkout");
   log.info(`checked out ${ref ?? "HEAD"} at ${sha}`);
   return sha;
@@ -73,4 +74,14 @@ export async function unpackSource(sourcePath: string, dir: string, log: Revisio
     log,
     label: "unpacking the source",
   });
+}
+
+/** A URL as it may appear in a revision log: without a user name or password (tokens ride there). */
+export function withoutCredentials(repoUrl: string): string {
+  if (!URL.canParse(repoUrl)) return repoUrl;
+  const url = new URL(repoUrl);
+  if (!url.username && !url.password) return repoUrl;
+  url.username = "";
+  url.password = "";
+  return url.toString();
 }
