@@ -1,13 +1,14 @@
 // A worker process killed with SIGKILL mid-run: BullMQ's stalled-job check hands the run to
 // another worker process, which resumes it from its last checkpoint; the client's stream goes on.
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
-import { EXAMPLES_CONFIG, deleteRedisKeys, randomPrefix, startRuntime, type RunningRuntime } from "../support/harness";
-
-const SERVICE_DIR = path.resolve(__dirname, "../..");
-// One process per service (node with the tsx loader), so a signal reaches the service itself.
-const NODE_ARGS = ["--import", "tsx"];
+import {
+  deleteRedisKeys,
+  randomPrefix,
+  spawnRuntimeProcess,
+  startRuntime,
+  type RunningRuntime,
+} from "../support/harness";
 
 type Event = { event: string; data: unknown; id?: string };
 
@@ -18,22 +19,11 @@ const workers: ChildProcess[] = [];
 const output: string[] = [];
 
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, [...NODE_ARGS, path.join(SERVICE_DIR, "src/worker.ts")], {
-    cwd: SERVICE_DIR,
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      REDIS_URL: testRedisUrl(),
-      REDIS_PREFIX: prefix,
-      LANGGRAPH_CONFIG: EXAMPLES_CONFIG,
-      LOG_LEVEL: "warn",
-      WORKERS: "1",
-      RUN_LOCK_MS: "2000",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk) => output.push(String(chunk)));
-  child.stderr?.on("data", (chunk) => output.push(String(chunk)));
+  const child = spawnRuntimeProcess(
+    "worker.ts",
+    { DATABASE_URL: database.url, REDIS_PREFIX: prefix, WORKERS: "1", RUN_LOCK_MS: "2000" },
+    output,
+  );
   workers.push(child);
   return child;
 }

@@ -1,14 +1,9 @@
 // Two API processes (no workers of their own) and one separate worker process, all on Redis:
 // a run created through API A is executed by the worker and streams completely to a client of B.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import path from "node:path";
 import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
-import { Client, EXAMPLES_CONFIG, collect, deleteRedisKeys, randomPrefix } from "../support/harness";
-
-const SERVICE_DIR = path.resolve(__dirname, "../..");
-// One process per service (node with the tsx loader), so a signal reaches the service itself.
-const NODE_ARGS = ["--import", "tsx"];
+import { Client, collect, deleteRedisKeys, randomPrefix, spawnRuntimeProcess } from "../support/harness";
 
 type Event = { event: string; data: unknown; id?: string };
 
@@ -29,22 +24,11 @@ async function freePort(): Promise<number> {
 }
 
 function start(script: "main.ts" | "worker.ts", env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [...NODE_ARGS, path.join(SERVICE_DIR, "src", script)], {
-    cwd: SERVICE_DIR,
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      REDIS_URL: testRedisUrl(),
-      REDIS_PREFIX: prefix,
-      LANGGRAPH_CONFIG: EXAMPLES_CONFIG,
-      LOG_LEVEL: "warn",
-      HOST: "127.0.0.1",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk) => output.push(`${script}: ${chunk}`));
-  child.stderr?.on("data", (chunk) => output.push(`${script}: ${chunk}`));
+  const child = spawnRuntimeProcess(
+    script,
+    { DATABASE_URL: database.url, REDIS_PREFIX: prefix, HOST: "127.0.0.1", ...env },
+    output,
+  );
   children.push(child);
   return child;
 }

@@ -1,5 +1,6 @@
 // Test harness: a real agent runtime (app + runtime) on a loopback port, with its own database
 // and (in Redis mode) its own key prefix, driven through the official client.
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import path from "node:path";
@@ -110,4 +111,24 @@ export async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];
   for await (const item of stream) items.push(item);
   return items;
+}
+
+/**
+ * Starts `src/main.ts` or `src/worker.ts` as a process of its own on Redis (one node process with
+ * the tsx loader, so a signal reaches the service itself); its output goes to `output`.
+ */
+export function spawnRuntimeProcess(
+  script: "main.ts" | "worker.ts",
+  env: Record<string, string>,
+  output: string[],
+): ChildProcess {
+  const serviceDir = path.resolve(__dirname, "../..");
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(serviceDir, "src", script)], {
+    cwd: serviceDir,
+    env: { ...process.env, REDIS_URL: testRedisUrl(), LANGGRAPH_CONFIG: EXAMPLES_CONFIG, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk) => output.push(`${script}: ${chunk}`));
+  child.stderr?.on("data", (chunk) => output.push(`${script}: ${chunk}`));
+  return child;
 }
