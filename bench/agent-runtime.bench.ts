@@ -12,11 +12,10 @@
 // BENCH_CLIENT (sdk, or fetch: the same requests read with a bare fetch).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
 import { Client } from "@langchain/langgraph-sdk";
-import { migrate } from "@lgp/server-kit";
+import { freePort, migrate, waitUntilOk } from "@lgp/server-kit";
 import { createEmptyDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -183,28 +182,10 @@ async function inProcessWorkload(databaseUrl: string): Promise<Result> {
   return summarise("in-process ceiling (same graph + PostgresSaver)", samples, elapsedMs, failures);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
 async function waitUntilUp(url: string, child: ChildProcess, log: string[]): Promise<void> {
-  for (let attempt = 0; attempt < 1200; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`${url} exited:\n${log.join("")}`);
-    try {
-      if ((await fetch(`${url}/ok`)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  if (!(await waitUntilOk(`${url}/ok`, 120_000, () => child.exitCode === null))) {
+    throw new Error(`${url} ${child.exitCode === null ? "did not start" : "exited"}:\n${log.join("")}`);
   }
-  throw new Error(`${url} did not start:\n${log.join("")}`);
 }
 
 function startProcess(

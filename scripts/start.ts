@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { waitUntilOk } from "@lgp/server-kit";
 
 const root = path.resolve(__dirname, "..");
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, ".data"));
@@ -49,17 +50,8 @@ function portIsFree(port: number): Promise<boolean> {
 }
 
 async function waitForOk(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url} exited with code ${child.exitCode} before answering`);
-    try {
-      const response = await fetch(`${url}/ok`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  if (await waitUntilOk(`${url}/ok`, timeoutMs, () => child.exitCode === null)) return;
+  if (child.exitCode !== null) throw new Error(`${url} exited with code ${child.exitCode} before answering`);
   throw new Error(`${url}/ok did not answer within ${timeoutMs / 1000} s`);
 }
 

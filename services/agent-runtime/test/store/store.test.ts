@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import type { Client } from "@langchain/langgraph-sdk";
+import { Client } from "@lgp/server-kit/src/testing";
 import { Annotation, StateGraph, getStore, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { createLogger } from "@lgp/server-kit";
 import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
@@ -8,7 +8,6 @@ import { createAgentRuntimeApp } from "../../src/app";
 import { loadAgentRuntimeConfig } from "../../src/config";
 import { createDb, type Db } from "../../src/db";
 import { createGraphStore } from "../../src/store";
-import { loadSdk } from "./sdk";
 
 let database: TestDatabase;
 let db: Db;
@@ -25,7 +24,6 @@ beforeAll(async () => {
   await new Promise((resolve) => server.once("listening", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // No retries: a 5xx must fail the test, not be repeated.
-  const { Client } = await loadSdk();
   client = new Client({ apiUrl: baseUrl, callerOptions: { maxRetries: 0 } });
 });
 

@@ -4,24 +4,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import path from "node:path";
-import type { Client as SdkClient } from "@langchain/langgraph-sdk";
 import { createLogger } from "@lgp/server-kit";
 import { Redis } from "ioredis";
-import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
+import { Client, createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { createAgentRuntimeApp } from "../../src/app";
 import { loadAgentRuntimeConfig, type AgentRuntimeConfig } from "../../src/config";
 import { createRuntime, type Runtime } from "../../src/runtime";
 
-// The official client, loaded by Node itself: its CommonJS build requires ESM-only packages
-// (p-retry), which Node 20.19+ loads natively but jest's module registry cannot; so it is loaded
-// with Node's own require, outside jest's registry (jest replaces `module.createRequire`, not
-// `process.getBuiltinModule`).
-const nodeModule = (
-  process as unknown as { getBuiltinModule(id: string): typeof import("node:module") }
-).getBuiltinModule("node:module");
-const nativeRequire = nodeModule.createRequire(__filename);
-export const { Client } = nativeRequire("@langchain/langgraph-sdk") as typeof import("@langchain/langgraph-sdk");
-export type Client = SdkClient;
+export { Client };
 
 export const EXAMPLES_CONFIG = path.resolve(__dirname, "../../../../examples/langgraph.json");
 

@@ -2,9 +2,8 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client } from "pg";
-import { REPO_ROOT } from "@lgp/server-kit/src/testing";
+import { Client as LangGraphClient, REPO_ROOT } from "@lgp/server-kit/src/testing";
 import { startReconcilerHarness, type ReconcilerHarness } from "../reconciler/setup";
-import { loadSdk } from "./sdk";
 
 // The flow every client follows, end to end with real agent runtime processes: create an
 // internal_source deployment from examples/ (a git repository) -> DEPLOYED -> its URL serves the
@@ -132,8 +131,7 @@ it("creates, serves, updates, rolls back and deletes an internal_source deployme
   expect(startedUrl).toBe(deployed.url);
   expect(await assistantsOf(startedUrl)).toEqual(exampleGraphs);
   // ... and runs it, through the official client.
-  const { Client } = await loadSdk();
-  const client = new Client({ apiUrl: startedUrl });
+  const client = new LangGraphClient({ apiUrl: startedUrl });
   const thread = await client.threads.create();
   const values = (await client.runs.wait(thread.thread_id, "agent", {
     input: { messages: [{ role: "user", content: "hi" }] },

@@ -10,7 +10,7 @@ import {
   type RevisionLog,
   type RevisionTarget,
 } from "../deployer";
-import { waitUntilOk } from "../local/processes";
+import { waitUntilOk } from "@lgp/server-kit";
 import { loadKubeConfig, type K8s } from "./client";
 import { Cluster, describeClusterError, type ObjectRef } from "./cluster";
 import {

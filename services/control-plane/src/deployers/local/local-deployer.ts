@@ -13,7 +13,8 @@ import {
 } from "../deployer";
 import { baseEnv, runShell } from "./commands";
 import { verifyGraphConfig } from "./graph-config";
-import { freePort, RuntimeProcesses, waitUntilOk } from "./processes";
+import { freePort, waitUntilOk } from "@lgp/server-kit";
+import { RuntimeProcesses } from "./processes";
 import { checkout, unpackSource } from "./source";
 
 const REPO_ROOT = path.resolve(__dirname, "../../../../..");
