@@ -10,7 +10,7 @@ import {
   type RevisionLog,
   type RevisionTarget,
 } from "../deployer";
-import { waitUntilOk } from "@lgp/server-kit";
+import { deployExternal, healthAt } from "../external";
 import { loadKubeConfig, type K8s } from "./client";
 import { Cluster, describeClusterError, type ObjectRef } from "./cluster";
 import {
@@ -99,14 +99,8 @@ export class KubernetesDeployer implements Deployer {
     log: RevisionLog,
   ): Promise<DeployResult> {
     const external = externalUrlOf(deployment, revision);
-    if (external) {
-      // Runs elsewhere (no image to run here): deployed once it answers.
-      log.info(`health-checking ${external}`);
-      if (!(await waitUntilOk(`${external}/ok`, this.options.externalHealthTimeoutMs ?? 30_000))) {
-        throw new DeployerError(`${external}/ok did not answer 200 in time`);
-      }
-      return { url: external };
-    }
+    // Runs elsewhere (no image to run here): deployed once it answers.
+    if (external) return deployExternal(external, this.options.externalHealthTimeoutMs ?? 30_000, log);
     const namespace = namespaceOf(deployment, this.options.defaultNamespace);
     const rendered = renderRevision({
       deployment,
@@ -230,7 +224,7 @@ export class KubernetesDeployer implements Deployer {
 
   async health(deployment: DeploymentTarget, revision: RevisionTarget): Promise<"healthy" | "unhealthy" | "unknown"> {
     const external = externalUrlOf(deployment, revision);
-    if (external) return (await waitUntilOk(`${external}/ok`, 2000)) ? "healthy" : "unhealthy";
+    if (external) return healthAt(external);
     const namespace = namespaceOf(deployment, this.options.defaultNamespace);
     try {
       const api = await this.cluster.read<K8s.V1Deployment>(deploymentRef(namespace, resourceNames(deployment).api));

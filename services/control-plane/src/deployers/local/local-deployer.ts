@@ -13,7 +13,8 @@ import {
 } from "../deployer";
 import { baseEnv, runShell } from "./commands";
 import { verifyGraphConfig } from "./graph-config";
-import { freePort, waitUntilOk } from "@lgp/server-kit";
+import { freePort } from "@lgp/server-kit";
+import { deployExternal, healthAt } from "../external";
 import { RuntimeProcesses } from "./processes";
 import { checkout, unpackSource } from "./source";
 
@@ -131,12 +132,7 @@ export class LocalDeployer implements Deployer {
       const url = stringOf(deployment.sourceConfig.custom_url);
       if (!url)
         throw new DeployerError("an external_docker revision needs source_config.custom_url to be deployed locally");
-      log.info(`health-checking ${url}`);
-      const base = url.replace(/\/+$/, "");
-      if (!(await waitUntilOk(`${base}/ok`, this.options.healthTimeoutMs ?? 30_000))) {
-        throw new DeployerError(`${base}/ok did not answer successfully`);
-      }
-      return { url };
+      return deployExternal(url, this.options.healthTimeoutMs ?? 30_000, log);
     }
     if (deployment.source === "internal_docker") {
       throw new DeployerError(
@@ -180,7 +176,7 @@ export class LocalDeployer implements Deployer {
         ? stringOf(deployment.sourceConfig.custom_url)
         : this.processes.url(revision.id);
     if (!url) return "unhealthy";
-    return (await waitUntilOk(`${url.replace(/\/+$/, "")}/ok`, 2000)) ? "healthy" : "unhealthy";
+    return healthAt(url);
   }
 
   async retire(deployment: DeploymentTarget, revision: RevisionTarget, log: RevisionLog): Promise<void> {
