@@ -12,8 +12,10 @@
 // BENCH_CLIENT (sdk, or fetch: the same requests read with a bare fetch).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
+import { groupCpuMs, ownCpuMs, startCpuMeter, type CpuSplit } from "./cpu";
 import { Client } from "@langchain/langgraph-sdk";
 import { freePort, migrate, waitUntilOk } from "@lgp/server-kit";
 import { createEmptyDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
@@ -46,6 +48,8 @@ interface Result {
   firstEvent: { p50: number; p99: number };
   end: { p50: number; p99: number };
   failures: number;
+  /** CPU ms per run during the measured phase, by party. */
+  cpu: CpuSplit;
 }
 
 function percentile(values: number[], p: number): number {
@@ -53,9 +57,10 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-function summarise(name: string, samples: Sample[], elapsedMs: number, failures: number): Result {
+function summarise(name: string, samples: Sample[], elapsedMs: number, failures: number, cpu: CpuSplit): Result {
   return {
     name,
+    cpu,
     runsPerSecond: (samples.length / elapsedMs) * 1000,
     firstEvent: {
       p50: percentile(
@@ -130,8 +135,11 @@ async function fetchRun(apiUrl: string, threadId: string, index: number): Promis
   return { firstEventMs, endMs: performance.now() - started };
 }
 
-/** The HTTP workload: one official client per concurrent user. */
-async function httpWorkload(name: string, apiUrl: string): Promise<Result> {
+/**
+ * The HTTP workload: one official client per concurrent user. `serverCpuMs` reads the CPU the
+ * server's processes have used (for the CPU split).
+ */
+async function httpWorkload(name: string, apiUrl: string, serverCpuMs: () => number): Promise<Result> {
   const clients = Array.from({ length: CLIENTS }, () => new Client({ apiUrl, callerOptions: { maxRetries: 0 } }));
   const threads: string[] = [];
   for (let i = 0; i < THREADS; i += 1) threads.push((await clients[0].threads.create()).thread_id);
@@ -152,8 +160,9 @@ async function httpWorkload(name: string, apiUrl: string): Promise<Result> {
     return { firstEventMs, endMs: performance.now() - started };
   };
   await drive(WARMUP, CLIENTS, job);
+  const meter = startCpuMeter(serverCpuMs);
   const { samples, elapsedMs, failures } = await drive(RUNS, CLIENTS, job);
-  return summarise(name, samples, elapsedMs, failures);
+  return summarise(name, samples, elapsedMs, failures, meter(samples.length));
 }
 
 /** The ceiling: the same graph, in this process, with the same PostgreSQL checkpointer. */
@@ -177,9 +186,11 @@ async function inProcessWorkload(databaseUrl: string): Promise<Result> {
     return { firstEventMs, endMs: performance.now() - started };
   };
   await drive(WARMUP, CLIENTS, job);
+  const meter = startCpuMeter(ownCpuMs);
   const { samples, elapsedMs, failures } = await drive(RUNS, CLIENTS, job);
+  const cpu = meter(samples.length);
   await pool.end();
-  return summarise("in-process ceiling (same graph + PostgresSaver)", samples, elapsedMs, failures);
+  return summarise("in-process ceiling (same graph + PostgresSaver)", samples, elapsedMs, failures, cpu);
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, log: string[]): Promise<void> {
@@ -250,7 +261,10 @@ async function runtimeWorkload(
   });
   try {
     await waitUntilUp(`http://127.0.0.1:${port}`, child, log);
-    return await httpWorkload(name, `http://127.0.0.1:${port}`);
+    // Each child leads its own process group (detached): its CPU is the group's.
+    const groups = [child, ...workers.map((worker) => worker.child)].map((process) => process.pid!);
+    const serverCpuMs = () => groups.reduce((sum, pgid) => sum + groupCpuMs(pgid), 0);
+    return await httpWorkload(name, `http://127.0.0.1:${port}`, serverCpuMs);
   } finally {
     await stopProcess(child);
     for (const worker of workers) await stopProcess(worker.child);
@@ -272,7 +286,9 @@ async function referenceWorkload(): Promise<Result> {
   );
   try {
     await waitUntilUp(`http://127.0.0.1:${REFERENCE_PORT}`, child, log);
-    return await httpWorkload("reference server (langgraphjs dev)", `http://127.0.0.1:${REFERENCE_PORT}`);
+    return await httpWorkload("reference server (langgraphjs dev)", `http://127.0.0.1:${REFERENCE_PORT}`, () =>
+      groupCpuMs(child.pid!),
+    );
   } finally {
     await stopProcess(child);
   }
@@ -296,7 +312,7 @@ function format(value: number, digits = 1): string {
 async function main(): Promise<void> {
   if (process.env.BENCH_TARGET_URL) {
     // Profiling aid: only the HTTP workload, against a server started by hand.
-    const result = await httpWorkload(process.env.BENCH_TARGET_URL, process.env.BENCH_TARGET_URL);
+    const result = await httpWorkload(process.env.BENCH_TARGET_URL, process.env.BENCH_TARGET_URL, () => NaN);
     console.log(JSON.stringify(result));
     return;
   }
@@ -339,6 +355,7 @@ async function main(): Promise<void> {
     await database.drop();
   }
 
+  console.log("");
   const rows = results.map((r) => [
     r.name,
     format(r.runsPerSecond),
@@ -348,12 +365,26 @@ async function main(): Promise<void> {
     format(r.end.p99),
     String(r.failures),
   ]);
-  const header = ["target", "runs/s", "first p50 ms", "first p99 ms", "end p50 ms", "end p99 ms", "failed"];
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
-  console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
-  for (const row of rows) console.log(line(row));
+  printTable(["target", "runs/s", "first p50 ms", "first p99 ms", "end p50 ms", "end p99 ms", "failed"], rows);
+
+  // Where each run's CPU went: on a machine the clients share with the server, the runs/s any
+  // target can reach is at most cores / (all CPU ms per run).
+  const cores = availableParallelism();
+  console.log(`\nCPU ms per run in the measured phase (${cores} cores; "rest" is PostgreSQL, Redis and the kernel):`);
+  printTable(
+    ["target", "server", "clients", "rest", "all", "runs/s the cores allow"],
+    results.map((r) => {
+      const all = r.cpu.server + r.cpu.clients + r.cpu.rest;
+      return [
+        r.name,
+        format(r.cpu.server, 2),
+        format(r.cpu.clients, 2),
+        format(r.cpu.rest, 2),
+        format(all, 2),
+        format((cores * 1000) / all),
+      ];
+    }),
+  );
 
   const reference = results.find((r) => r.name.startsWith("reference"));
   const ceiling = results.find((r) => r.name.startsWith("in-process"));
@@ -374,6 +405,26 @@ async function main(): Promise<void> {
       );
     }
   }
+  if (ceiling) {
+    // The CPU budget of the 80% target on this machine, against what the clients alone use.
+    const budget = (cores * 1000) / (0.8 * ceiling.runsPerSecond);
+    const ceilingAll = ceiling.cpu.server + ceiling.cpu.rest;
+    const clients = results.filter((r) => r.name.startsWith("this runtime")).map((r) => r.cpu.clients);
+    console.log(
+      `\n80% of the ceiling is ${format(0.8 * ceiling.runsPerSecond)} runs/s: at most ${format(budget, 2)} CPU ms per run ` +
+        `on ${cores} cores for everything. The ceiling's own work takes ${format(ceilingAll, 2)} ms of it ` +
+        `(graph and checkpointer ${format(ceiling.cpu.server, 2)}, PostgreSQL ${format(ceiling.cpu.rest, 2)})` +
+        (clients.length ? `, the ${CLIENTS} official clients ${format(Math.min(...clients), 2)} or more.` : "."),
+    );
+  }
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
+  console.log(`${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
+  for (const row of rows) console.log(line(row));
 }
 
 main().catch((error) => {

@@ -9,9 +9,9 @@ import { serialize } from "../common/serde";
 import type { GraphRegistry } from "../graphs/registry";
 import type { ControlBus, EventLog, JobHandler, RunQueue } from "../queue/types";
 import type { CheckpointTables } from "../threads/checkpoints";
-import type { ThreadRow, ThreadStatus } from "../threads/repository";
+import type { ThreadStatus } from "../threads/repository";
 import { interruptsOf } from "../threads/state";
-import type { RunRepository, RunRow, RunStatus } from "./repository";
+import type { ClaimedThread, RunRepository, RunRow, RunStatus } from "./repository";
 import { EventMapper, graphModes } from "./stream-modes";
 
 /** Emitted after a run ended and its thread was updated (webhooks, temporary threads). */
@@ -82,7 +82,7 @@ export class RunExecutor {
     return "done";
   };
 
-  private async execute(run: RunRow, thread: ThreadRow): Promise<void> {
+  private async execute(run: RunRow, thread: ClaimedThread): Promise<void> {
     const { graphs, events, logger } = this.deps;
     const kwargs = run.kwargs;
     const controller = new AbortController();

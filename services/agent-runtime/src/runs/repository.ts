@@ -55,6 +55,25 @@ export interface NewRun {
   rejectIfBusy: boolean;
 }
 
+/** What a worker needs of a run's thread. */
+export type ClaimedThread = Pick<ThreadRow, "config" | "metadata">;
+
+/** The row a new run has once inserted (pending, not yet attempted). */
+export function pendingRunRow(run: NewRun, createdAt: Date): RunRow {
+  return {
+    run_id: run.runId,
+    thread_id: run.threadId,
+    assistant_id: run.assistantId,
+    status: "pending",
+    metadata: run.metadata as Record<string, unknown>,
+    kwargs: run.kwargs,
+    multitask_strategy: run.multitaskStrategy,
+    attempt: 0,
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
+}
+
 export type InsertOutcome = { run: RunRow } | { missingThread: true } | { busy: true };
 
 /**
@@ -77,7 +96,7 @@ export class RunRepository {
     const guard = run.rejectIfBusy
       ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running'))`
       : Prisma.empty;
-    const rows = await this.query<RunRow>(Prisma.sql`
+    const rows = await this.query<{ created_at: Date }>(Prisma.sql`
       WITH t AS (
         UPDATE threads SET status = 'busy', metadata = metadata || ${JSON.stringify(run.threadMetadata)}::jsonb, updated_at = now()
         WHERE thread_id = ${run.threadId}::uuid ${guard}
@@ -87,8 +106,9 @@ export class RunRepository {
       SELECT ${run.runId}::uuid, t.thread_id, ${run.assistantId}::uuid, 'pending', ${JSON.stringify(run.metadata)}::jsonb,
              ${JSON.stringify(run.kwargs)}::jsonb, ${run.multitaskStrategy}
       FROM t
-      RETURNING *`);
-    if (rows[0]) return { run: rows[0] };
+      RETURNING created_at`);
+    // Everything else of the row is what was given (its JSON is not read back).
+    if (rows[0]) return { run: pendingRunRow(run, rows[0].created_at) };
     const exists = await this.query<{ n: number }[]>(
       Prisma.sql`SELECT 1 AS n FROM threads WHERE thread_id = ${run.threadId}::uuid`,
     );
@@ -121,24 +141,25 @@ export class RunRepository {
   /**
    * Takes a pending run for execution: only when no other run of its thread is running and no
    * earlier one is pending. `resume` also takes a run left `running` by a worker that died.
+   * Answers the run and what the worker needs of its thread (not its values: they can be large).
    */
-  async claim(runId: string, resume: boolean): Promise<{ run: RunRow; thread: ThreadRow } | undefined> {
+  async claim(runId: string, resume: boolean): Promise<{ run: RunRow; thread: ClaimedThread } | undefined> {
     const statuses = resume ? Prisma.sql`('pending', 'running')` : Prisma.sql`('pending')`;
-    const rows = await this.query<RunRow & { thread: ThreadRow }>(Prisma.sql`
+    const rows = await this.query<
+      RunRow & { thread_config: ThreadRow["config"]; thread_metadata: ThreadRow["metadata"] }
+    >(Prisma.sql`
       UPDATE runs r SET status = 'running', attempt = r.attempt + 1, updated_at = now()
-      WHERE r.run_id = ${runId}::uuid AND r.status IN ${statuses}
+      FROM threads t
+      WHERE r.run_id = ${runId}::uuid AND r.status IN ${statuses} AND t.thread_id = r.thread_id
         AND r.created_at + make_interval(secs => COALESCE((r.kwargs->>'after_seconds')::float8, 0)) <= now()
         AND NOT EXISTS (
           SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.run_id <> r.run_id
             AND (o.status = 'running' OR (o.status = 'pending' AND o.run_id < r.run_id)))
-      RETURNING r.*, (SELECT to_jsonb(t) FROM threads t WHERE t.thread_id = r.thread_id) AS thread`);
+      RETURNING r.*, t.config AS thread_config, t.metadata AS thread_metadata`);
     const row = rows[0];
     if (!row) return undefined;
-    const { thread, ...run } = row;
-    return {
-      run: run as RunRow,
-      thread: { ...thread, created_at: new Date(thread.created_at), updated_at: new Date(thread.updated_at) },
-    };
+    const { thread_config: config, thread_metadata: metadata, ...run } = row;
+    return { run, thread: { config, metadata } };
   }
 
   /**

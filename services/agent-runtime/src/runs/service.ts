@@ -8,7 +8,7 @@ import { newRunId } from "../common/ids";
 import { serialize } from "../common/serde";
 import type { ControlBus, EventLog, RunEvent, RunQueue } from "../queue/types";
 import type { ThreadRepository } from "../threads/repository";
-import type { RunKwargs, RunRepository, RunRow, RunStatus } from "./repository";
+import { pendingRunRow, type RunKwargs, type RunRepository, type RunRow, type RunStatus } from "./repository";
 import { DEFAULT_STREAM_MODES } from "./stream-modes";
 
 type Schemas = AgentRuntime.components["schemas"];
@@ -147,20 +147,7 @@ export class RunService {
         await queue.enqueue({ runId, threadId }, { delayMs });
       });
       queued.catch(() => undefined); // observed by the caller; never an unhandled rejection
-      const now = new Date();
-      const run: RunRow = {
-        run_id: runId,
-        thread_id: threadId,
-        assistant_id: assistant.assistant_id,
-        status: "pending",
-        metadata: newRun.metadata,
-        kwargs,
-        multitask_strategy: strategy,
-        attempt: 0,
-        created_at: now,
-        updated_at: now,
-      };
-      return { run, first, queued };
+      return { run: pendingRunRow(newRun, new Date()), first, queued };
     }
     let outcome = await runs.insert(newRun);
     if ("missingThread" in outcome && body.if_not_exists === "create") {
