@@ -13,6 +13,7 @@ import { MemoryControlBus, MemoryEventLog, MemoryRunQueue } from "./queue/memory
 import { RedisControlBus, RedisEventLog, RedisRunQueue } from "./queue/redis";
 import type { ControlBus, EventLog, RunQueue } from "./queue/types";
 import { RunExecutor } from "./runs/executor";
+import { RunFinishedHooks } from "./runs/finished";
 import { RunRepository } from "./runs/repository";
 import { RunService } from "./runs/service";
 import { CHECKPOINT_SCHEMA, CheckpointTables } from "./threads/checkpoints";
@@ -107,7 +108,9 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     const runRepository = new RunRepository(pool);
     const assistants = new AssistantService(assistantRepository, graphs);
     const threads = new ThreadService(threadRepository, graphs, checkpoints);
+    const finished = new RunFinishedHooks(logger);
     const runs = new RunService({
+      finished,
       runs: runRepository,
       threads: threadRepository,
       assistants,
@@ -118,6 +121,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     threads.onDeleting((threadId) => runs.cancelMany({ thread_id: threadId }, "interrupt"));
     threads.onDeleted((threadId) => runs.forgetThread(threadId));
     const executor = new RunExecutor({
+      finished,
       runs: runRepository,
       graphs,
       events,
@@ -137,8 +141,8 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     const webhooks: WebhookDispatcher = config.REDIS_URL
       ? new RedisWebhookDispatcher(config.REDIS_URL, config.REDIS_PREFIX, webhookOptions, logger)
       : new InProcessWebhookDispatcher(webhookOptions, logger);
-    attachWebhooks(executor, webhooks);
-    const temporaryThreads = attachTemporaryThreadCleanup(executor, threads);
+    attachWebhooks(finished, webhooks);
+    const temporaryThreads = attachTemporaryThreadCleanup(finished, threads);
     const stateless = new StatelessRunService(runs);
     const cronScheduler: CronScheduler = config.REDIS_URL
       ? new RedisCronScheduler(config.REDIS_URL, config.REDIS_PREFIX, logger)

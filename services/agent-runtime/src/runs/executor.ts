@@ -1,7 +1,6 @@
 // Executes runs taken from the queue: claims the run, streams the graph with the checkpointer,
 // publishes every event to the run's event log, then finalises the run and its thread and wakes
 // the thread's next run. Runs in API processes (WORKERS=n) and in worker processes alike.
-import { EventEmitter } from "node:events";
 import { Command } from "@langchain/langgraph";
 import type { Logger } from "@lgp/server-kit";
 import { mergeConfigs, mergeObjects } from "../common/merge";
@@ -12,15 +11,8 @@ import type { CheckpointTables } from "../threads/checkpoints";
 import type { ThreadStatus } from "../threads/repository";
 import { interruptsOf } from "../threads/state";
 import type { ClaimedThread, RunRepository, RunRow, RunStatus } from "./repository";
+import type { RunFinishedHooks } from "./finished";
 import { EventMapper, graphModes } from "./stream-modes";
-
-/** Emitted after a run ended and its thread was updated (webhooks, temporary threads). */
-export interface RunFinished {
-  run: RunRow;
-  status: RunStatus;
-  values: unknown;
-  error?: { error: string; message: string };
-}
 
 /** What the executor learns from the stream itself. */
 interface Tracked {
@@ -44,6 +36,7 @@ export interface RunExecutorDeps {
   queue: RunQueue;
   control: ControlBus;
   checkpoints: CheckpointTables;
+  finished: RunFinishedHooks;
   logger: Logger;
 }
 
@@ -51,19 +44,10 @@ export interface RunExecutorDeps {
 export class RunExecutor {
   /** Runs executing in this process, by id, so a cancel message can stop them. */
   private readonly active = new Map<string, AbortController>();
-  private readonly emitter = new EventEmitter();
 
   constructor(private readonly deps: RunExecutorDeps) {
     deps.control.subscribe((message) => {
       if (message.kind === "cancel") this.active.get(message.runId)?.abort(new CancelledError(message.action));
-    });
-  }
-
-  onRunFinished(listener: (event: RunFinished) => void | Promise<void>): void {
-    this.emitter.on("finished", (event: RunFinished) => {
-      void Promise.resolve(listener(event)).catch((error) =>
-        this.deps.logger.error({ err: error }, "run-finished listener failed"),
-      );
     });
   }
 
@@ -206,9 +190,9 @@ export class RunExecutor {
     if (tracked.cancelled === "rollback") await runs.delete(run.thread_id, run.run_id);
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
     await events.end(run.run_id);
-    if (this.emitter.listenerCount("finished")) {
+    if (this.deps.finished.listened) {
       const values = state ? JSON.parse(state.values) : null;
-      this.emitter.emit("finished", { run, status, values, error: failure } satisfies RunFinished);
+      this.deps.finished.emit({ run, status, values, error: failure });
     }
   }
 

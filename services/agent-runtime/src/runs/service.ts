@@ -9,6 +9,7 @@ import { serialize } from "../common/serde";
 import type { ControlBus, EventLog, RunEvent, RunQueue } from "../queue/types";
 import type { ThreadRepository } from "../threads/repository";
 import { pendingRunRow, type RunKwargs, type RunRepository, type RunRow, type RunStatus } from "./repository";
+import type { RunFinishedHooks } from "./finished";
 import { DEFAULT_STREAM_MODES } from "./stream-modes";
 
 type Schemas = AgentRuntime.components["schemas"];
@@ -43,6 +44,7 @@ export interface RunServiceDeps {
   queue: RunQueue;
   events: EventLog;
   control: ControlBus;
+  finished: RunFinishedHooks;
 }
 
 /** How long a thread this process ran on counts as known to exist (see `start`'s `eager`). */
@@ -295,6 +297,12 @@ export class RunService {
       if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
       await events.end(run.run_id);
       if (action === "rollback") await runs.delete(run.thread_id, run.run_id);
+      // It never ran, but it has ended: webhooks fire and a stateless run's thread goes.
+      this.deps.finished.emit({
+        run: { ...run, status: "interrupted" },
+        status: "interrupted",
+        values: thread?.values ?? null,
+      });
       return;
     }
     const current = await runs.findById(run.run_id);

@@ -1,7 +1,7 @@
 // Stateless runs: each gets a thread of its own, created with the run and, unless the caller
 // asks to keep it (`on_completion: "keep"`), deleted with its checkpoints once the run has ended.
 import { newId } from "../common/ids";
-import type { RunExecutor } from "../runs/executor";
+import type { RunFinishedHooks } from "../runs/finished";
 import type { RunRow } from "../runs/repository";
 import type { RunCreate, RunService } from "../runs/service";
 import type { ThreadService } from "../threads/service";
@@ -45,11 +45,11 @@ export class StatelessRunService {
  * "keep". `drain()` waits for deletions under way (at shutdown, before the database closes).
  */
 export function attachTemporaryThreadCleanup(
-  executor: Pick<RunExecutor, "onRunFinished">,
+  finishedRuns: Pick<RunFinishedHooks, "on">,
   threads: Pick<ThreadService, "delete">,
 ): { drain(): Promise<void> } {
   const inFlight = new Set<Promise<void>>();
-  executor.onRunFinished(async ({ run }) => {
+  finishedRuns.on(async ({ run }) => {
     if (!run.kwargs.temporary || run.kwargs.on_completion === "keep") return;
     const deletion = threads.delete(run.thread_id).catch((error: unknown) => {
       // Already gone (deleted by its owner meanwhile) is fine.

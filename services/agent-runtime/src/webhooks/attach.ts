@@ -1,10 +1,10 @@
-import type { RunExecutor } from "../runs/executor";
+import type { RunFinishedHooks } from "../runs/finished";
 import type { WebhookDispatcher } from "./dispatcher";
 import { webhookPayload } from "./payload";
 
-/** Calls a run's `webhook` once it has ended, from the executor's finalisation hook. */
-export function attachWebhooks(executor: Pick<RunExecutor, "onRunFinished">, dispatcher: WebhookDispatcher): void {
-  executor.onRunFinished(async (finished) => {
+/** Calls a run's `webhook` once it has ended. */
+export function attachWebhooks(finishedRuns: Pick<RunFinishedHooks, "on">, dispatcher: WebhookDispatcher): void {
+  finishedRuns.on(async (finished) => {
     const url = finished.run.kwargs.webhook;
     if (!url) return;
     await dispatcher.dispatch({ url, payload: webhookPayload(finished), runId: finished.run.run_id });

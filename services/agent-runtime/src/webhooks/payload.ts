@@ -1,4 +1,4 @@
-import type { RunFinished } from "../runs/executor";
+import type { RunFinished } from "../runs/finished";
 import { toRun } from "../runs/service";
 
 /**

@@ -73,6 +73,13 @@ describe.each(["memory", "redis"] as const)("stateless runs (%s queue)", (mode) 
     await eventually(async () => !(await threadExists(run.thread_id)));
   });
 
+  test("a background run cancelled before it started leaves no thread behind", async () => {
+    const run = await rt.client.runs.create(null, "agent", { input: say("never"), afterSeconds: 60 });
+    expect(await threadExists(run.thread_id)).toBe(true);
+    await rt.client.runs.cancel(run.thread_id, run.run_id);
+    await eventually(async () => !(await threadExists(run.thread_id)));
+  });
+
   test("background with keep: the run completes and its thread stays", async () => {
     // createBatch sends each payload's fields as given (only assistantId is renamed).
     const [first, second] = await rt.client.runs.createBatch([

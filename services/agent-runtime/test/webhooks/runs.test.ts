@@ -100,4 +100,20 @@ describe.each(["memory", "redis"] as const)("webhooks of runs (%s queue)", (mode
     expect(payload.status).toBe("success");
     expect(payload.values!.messages.at(-1)?.content).toBe("echo: stateless");
   });
+
+  test("a run cancelled before it started calls its webhook with status interrupted", async () => {
+    const thread = await rt.client.threads.create();
+    const run = await rt.client.runs.create(thread.thread_id, "agent", {
+      input: say("never"),
+      webhook: receiver.url,
+      afterSeconds: 60,
+    });
+    await rt.client.runs.cancel(thread.thread_id, run.run_id);
+    await receiver.waitFor(1);
+    expect(receiver.bodies[0]).toMatchObject({
+      run_id: run.run_id,
+      thread_id: thread.thread_id,
+      status: "interrupted",
+    });
+  });
 });

@@ -1,0 +1,37 @@
+// What happens after a run has ended (webhooks, temporary-thread cleanup). Both ways a run ends
+// announce it here: its worker finishing it, and a cancel while it was still pending.
+import { EventEmitter } from "node:events";
+import type { Logger } from "@lgp/server-kit";
+import type { RunRow, RunStatus } from "./repository";
+
+/** A run that ended, after its thread was updated. */
+export interface RunFinished {
+  run: RunRow;
+  status: RunStatus;
+  values: unknown;
+  error?: { error: string; message: string };
+}
+
+export class RunFinishedHooks {
+  private readonly emitter = new EventEmitter();
+
+  constructor(private readonly logger: Logger) {}
+
+  /** Calls `listener` for every run that ends in this process; its failures are logged. */
+  on(listener: (event: RunFinished) => void | Promise<void>): void {
+    this.emitter.on("finished", (event: RunFinished) => {
+      void Promise.resolve(listener(event)).catch((error) =>
+        this.logger.error({ err: error }, "run-finished listener failed"),
+      );
+    });
+  }
+
+  /** Whether anything listens (so callers can skip building the event). */
+  get listened(): boolean {
+    return this.emitter.listenerCount("finished") > 0;
+  }
+
+  emit(event: RunFinished): void {
+    this.emitter.emit("finished", event);
+  }
+}
