@@ -14,21 +14,6 @@ type AssistantCreate = Schemas["AssistantCreate"];
 type AssistantPatch = Schemas["AssistantPatch"];
 type AssistantSearch = Schemas["AssistantSearch"];
 
-export function toAssistant(row: AssistantRow): Assistant {
-  return {
-    assistant_id: row.assistant_id,
-    graph_id: row.graph_id,
-    name: row.name,
-    description: row.description,
-    config: row.config,
-    context: row.context,
-    metadata: row.metadata,
-    version: row.version,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
-
 function toVersion(row: AssistantVersionRow): AssistantVersion {
   return {
     assistant_id: row.assistant_id,
@@ -41,6 +26,11 @@ function toVersion(row: AssistantVersionRow): AssistantVersion {
     version: row.version,
     created_at: row.created_at.toISOString(),
   };
+}
+
+/** An assistant is its active version plus when it last changed. */
+export function toAssistant(row: AssistantRow): Assistant {
+  return { ...toVersion(row), updated_at: row.updated_at.toISOString() };
 }
 
 export class AssistantService {
