@@ -19,7 +19,7 @@ import { groupCpuMs, ownCpuMs, startCpuMeter, type CpuSplit } from "./cpu";
 import { Client } from "@langchain/langgraph-sdk";
 import { freePort, migrate, waitUntilOk } from "@lgp/server-kit";
 import { createEmptyDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
-import { Redis } from "ioredis";
+import { deleteRedisKeys } from "../services/agent-runtime/test/support/redis-keys";
 import pg from "pg";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -57,31 +57,17 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+function p50p99(values: number[]): { p50: number; p99: number } {
+  return { p50: percentile(values, 50), p99: percentile(values, 99) };
+}
+
 function summarise(name: string, samples: Sample[], elapsedMs: number, failures: number, cpu: CpuSplit): Result {
   return {
     name,
     cpu,
     runsPerSecond: (samples.length / elapsedMs) * 1000,
-    firstEvent: {
-      p50: percentile(
-        samples.map((s) => s.firstEventMs),
-        50,
-      ),
-      p99: percentile(
-        samples.map((s) => s.firstEventMs),
-        99,
-      ),
-    },
-    end: {
-      p50: percentile(
-        samples.map((s) => s.endMs),
-        50,
-      ),
-      p99: percentile(
-        samples.map((s) => s.endMs),
-        99,
-      ),
-    },
+    firstEvent: p50p99(samples.map((s) => s.firstEventMs)),
+    end: p50p99(samples.map((s) => s.endMs)),
     failures,
   };
 }
@@ -294,17 +280,6 @@ async function referenceWorkload(): Promise<Result> {
   }
 }
 
-async function deleteKeys(prefix: string): Promise<void> {
-  const redis = new Redis(testRedisUrl());
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== "0");
-  redis.disconnect();
-}
-
 function format(value: number, digits = 1): string {
   return Number.isFinite(value) ? value.toFixed(digits) : "-";
 }
@@ -349,9 +324,9 @@ async function main(): Promise<void> {
     }
     if (!SKIP.has("ceiling")) results.push(await inProcessWorkload(database.url));
   } finally {
-    await deleteKeys(prefix).catch(() => undefined);
-    await deleteKeys(`${prefix}-split`).catch(() => undefined);
-    await deleteKeys(`${prefix}-latency`).catch(() => undefined);
+    await deleteRedisKeys(testRedisUrl(), prefix).catch(() => undefined);
+    await deleteRedisKeys(testRedisUrl(), `${prefix}-split`).catch(() => undefined);
+    await deleteRedisKeys(testRedisUrl(), `${prefix}-latency`).catch(() => undefined);
     await database.drop();
   }
 

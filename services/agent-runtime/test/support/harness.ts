@@ -5,13 +5,14 @@ import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import path from "node:path";
 import { createLogger } from "@lgp/server-kit";
-import { Redis } from "ioredis";
 import { Client, createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { createAgentRuntimeApp } from "../../src/app";
 import { loadAgentRuntimeConfig, type AgentRuntimeConfig } from "../../src/config";
 import { createRuntime, type Runtime } from "../../src/runtime";
 
-export { Client };
+import { deleteRedisKeys } from "./redis-keys";
+
+export { Client, deleteRedisKeys };
 
 export const EXAMPLES_CONFIG = path.resolve(__dirname, "../../../../examples/langgraph.json");
 
@@ -64,21 +65,6 @@ export async function startRuntime(
       if (config.REDIS_URL) await deleteRedisKeys(config.REDIS_URL, config.REDIS_PREFIX);
     },
   };
-}
-
-/** Removes a test's Redis keys (queue, event streams) by their prefix. */
-export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url);
-  try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== "0");
-  } finally {
-    redis.disconnect();
-  }
 }
 
 export async function startTestRuntime(
