@@ -4,7 +4,8 @@
 //   - this runtime with the in-process queue (no Redis),
 //   - the official reference server (`langgraphjs dev`, installed in bench/reference/),
 // and the same graph run in-process with the same PostgreSQL checkpointer (no HTTP) as the ceiling.
-// Prints runs/s and p50/p99 time to first event and to the end, side by side, and the targets.
+// Prints runs/s and p50/p99 time to first event and to the end, side by side, the CPU ms each run
+// cost the server, the clients and the rest of the machine (bench/cpu.ts), and the targets.
 //
 // Options (environment): BENCH_RUNS (1000), BENCH_THREADS (100), BENCH_CLIENTS (20),
 // BENCH_WORKERS (runtime WORKERS, 20), BENCH_LATENCY_WORKERS (WORKERS of the latency-tuned
