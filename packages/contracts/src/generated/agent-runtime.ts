@@ -139,6 +139,48 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/assistants/{assistant_id}/subgraphs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    /** JSON schemas of the graph's subgraphs, keyed by namespace */
+    get: operations["getAssistantSubgraphs"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/assistants/{assistant_id}/subgraphs/{namespace}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+        /** @description The node name of a subgraph (its own subgraphs follow with `recurse`). */
+        namespace: string;
+      };
+      cookie?: never;
+    };
+    /** JSON schemas of one subgraph (and its subgraphs with recurse) */
+    get: operations["getAssistantSubgraphsByNamespace"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/assistants/{assistant_id}/versions": {
     parameters: {
       query?: never;
@@ -847,6 +889,18 @@ export type components = {
       config_schema?: unknown;
       context_schema?: unknown;
     };
+    /** @description A subgraph's schemas under the official JS server's keys (state, input, output, config) and the Python server's (`*_schema`; context_schema equals config_schema for JS graphs). */
+    SubgraphSchemas: {
+      state?: unknown;
+      input?: unknown;
+      output?: unknown;
+      config?: unknown;
+      input_schema?: unknown;
+      output_schema?: unknown;
+      state_schema?: unknown;
+      config_schema?: unknown;
+      context_schema?: unknown;
+    };
     /** @description Cron expression, interpreted in UTC: five fields (minute hour day month weekday), or six with a leading seconds field. */
     CronSchedule: string;
     CronCreate: {
@@ -1235,11 +1289,15 @@ export type components = {
     ThreadTask: {
       id: string;
       name: string;
+      /** @description Where the task comes from (`["__pregel_pull", "<node>"]` for a node, `__pregel_push` for a Send). */
+      path?: unknown[];
       error?: string | null;
       interrupts?: unknown[];
+      /** @description The address of a subgraph task's state (`{thread_id, checkpoint_ns: "<node>:<task id>"}`): give it to getState, getHistory or updateState. Null when `state` holds that state (`subgraphs=true`) or for a plain node. */
       checkpoint?: {
         [key: string]: unknown;
       } | null;
+      /** @description The subgraph's state, when the state was asked with `subgraphs=true`. */
       state?: {
         [key: string]: unknown;
       } | null;
@@ -1288,6 +1346,17 @@ export type components = {
         "application/json": components["schemas"]["ErrorDetail"];
       };
     };
+    /** @description Schemas keyed by namespace (`node`, or `node|child` when recursing). */
+    Subgraphs: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          [key: string]: components["schemas"]["SubgraphSchemas"];
+        };
+      };
+    };
     /** @description Server-sent events `event: <kind>\ndata: <json>\nid: <id>`; the first is `metadata` `{run_id, attempt}`. `Content-Location` and `Location` name the run's stream. */
     RunEventStream: {
       headers: {
@@ -1301,6 +1370,8 @@ export type components = {
     };
   };
   parameters: {
+    /** @description Also list the subgraphs of subgraphs. */
+    SubgraphsRecurse: components["schemas"]["QueryFlag"];
     /** @description An assistant UUID, or a graph id (its default assistant). */
     AssistantIdPath: string;
     RunIdPath: string;
@@ -1559,6 +1630,48 @@ export interface operations {
           "application/json": components["schemas"]["GraphSchemas"];
         };
       };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getAssistantSubgraphs: {
+    parameters: {
+      query?: {
+        /** @description Also list the subgraphs of subgraphs. */
+        recurse?: components["parameters"]["SubgraphsRecurse"];
+      };
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["Subgraphs"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  getAssistantSubgraphsByNamespace: {
+    parameters: {
+      query?: {
+        /** @description Also list the subgraphs of subgraphs. */
+        recurse?: components["parameters"]["SubgraphsRecurse"];
+      };
+      header?: never;
+      path: {
+        /** @description An assistant UUID, or a graph id (its default assistant). */
+        assistant_id: components["parameters"]["AssistantIdPath"];
+        /** @description The node name of a subgraph (its own subgraphs follow with `recurse`). */
+        namespace: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components["responses"]["Subgraphs"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
     };

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import { Router, type Request, type Response } from "express";
 import { flag } from "../common/flags";
 import type { AssistantService } from "./service";
 import type { ThreadService } from "../threads/service";
@@ -44,5 +44,15 @@ export function assistantsRouter(assistants: AssistantService, threads: ThreadSe
   router.get("/assistants/:assistant_id/schemas", async (req, res) => {
     res.json(await assistants.schemas(req.params.assistant_id));
   });
+  const subgraphs = async (req: Request, res: Response) => {
+    res.json(
+      await assistants.subgraphs(String(req.params.assistant_id), {
+        namespace: req.params.namespace as string | undefined,
+        recurse: flag(req.query.recurse),
+      }),
+    );
+  };
+  router.get("/assistants/:assistant_id/subgraphs", subgraphs);
+  router.get("/assistants/:assistant_id/subgraphs/:namespace", subgraphs);
   return router;
 }

@@ -3,7 +3,7 @@
 import type { AgentRuntime } from "@lgp/contracts";
 import { ConflictError, NotFoundError } from "@lgp/server-kit";
 import { defaultAssistantId, isUuid } from "../common/ids";
-import { drawGraph, graphSchemas } from "../graphs/describe";
+import { drawGraph, graphSchemas, subgraphSchemas } from "../graphs/describe";
 import type { GraphRegistry } from "../graphs/registry";
 import type { AssistantRepository, AssistantRow, AssistantSortBy, AssistantVersionRow } from "./repository";
 
@@ -45,13 +45,15 @@ export class AssistantService {
   /** One default assistant per graph (idempotent, so every process may call it at start-up). */
   async ensureDefaults(): Promise<void> {
     for (const graphId of this.graphs.ids()) {
+      // LANGGRAPH_CONFIG's defaults apply when the assistant is created (an existing one is kept).
+      const { config, context } = this.graphs.defaultsOf(graphId);
       await this.repository.insert({
         assistantId: defaultAssistantId(graphId),
         graphId,
         name: graphId,
         description: null,
-        config: {},
-        context: {},
+        config,
+        context,
         metadata: { created_by: "system" },
       });
     }
@@ -184,6 +186,17 @@ export class AssistantService {
 
   async schemas(idOrGraph: string): Promise<Record<string, unknown>> {
     const assistant = await this.resolve(idOrGraph);
-    return graphSchemas(assistant.graph_id, await this.graphs.get(assistant.graph_id, {}));
+    const graph = await this.graphs.get(assistant.graph_id, { configurable: { ...assistant.config } });
+    return graphSchemas(assistant.graph_id, graph, this.graphs.entry(assistant.graph_id)?.file);
+  }
+
+  /** Schemas of the subgraphs (those of `namespace` only when given; their own subgraphs with `recurse`). */
+  async subgraphs(
+    idOrGraph: string,
+    options: { namespace?: string; recurse?: boolean },
+  ): Promise<Record<string, Record<string, unknown>>> {
+    const assistant = await this.resolve(idOrGraph);
+    const graph = await this.graphs.get(assistant.graph_id, { configurable: { ...assistant.config } });
+    return subgraphSchemas(graph, { ...options, graphFile: this.graphs.entry(assistant.graph_id)?.file });
   }
 }

@@ -1,6 +1,6 @@
-// The graph and schema views of GET /assistants/{id}/graph and /schemas.
-import { toJSONSchema } from "zod";
+// The graph, schema and subgraph views of GET /assistants/{id}/graph, /schemas and /subgraphs.
 import type { CompiledGraph } from "./registry";
+import { extractGraphSchema, type GraphSchema } from "./schemas";
 
 export async function drawGraph(
   graph: CompiledGraph,
@@ -18,42 +18,34 @@ export async function drawGraph(
   };
 }
 
-function objectSchema(title: string, keys: string[]): object {
-  return { title, type: "object", properties: Object.fromEntries(keys.map((key) => [key, {}])) };
-}
-
-function keysOf(definition: unknown): string[] {
-  if (!definition || typeof definition !== "object") return [];
-  const spec = (definition as { spec?: object }).spec ?? (definition as { shape?: object }).shape ?? definition;
-  return Object.keys(spec).filter((key) => !key.startsWith("__"));
-}
-
-/** Field-level JSON schemas derived from the graph's state and context definitions. */
-export function graphSchemas(graphId: string, graph: CompiledGraph): Record<string, unknown> {
-  const builder = graph.builder ?? {};
-  const stateKeys = keysOf(builder._schemaDefinition).length
-    ? keysOf(builder._schemaDefinition)
-    : Object.keys(graph.channels ?? {}).filter((key) => !key.startsWith("__") && !key.startsWith("branch:"));
-  const inputKeys = keysOf(builder._inputDefinition);
-  const outputKeys = keysOf(builder._outputDefinition);
-  const contextKeys = keysOf(builder._configSchema ?? builder._configRuntimeSchema);
-  let contextSchema: object = objectSchema(`${graphId}_context`, contextKeys);
-  if (builder._configRuntimeSchema) {
-    try {
-      contextSchema = {
-        title: `${graphId}_context`,
-        ...toJSONSchema(builder._configRuntimeSchema, { unrepresentable: "any" }),
-      };
-    } catch {
-      // A schema zod cannot express as JSON Schema keeps the field-level view.
-    }
-  }
+/** The fields of GET /assistants/{id}/schemas (and of each subgraph); JS graphs have one config/context schema. */
+function schemaFields(schema: GraphSchema): Record<string, unknown> {
   return {
-    graph_id: graphId,
-    state_schema: objectSchema(graphId, stateKeys),
-    input_schema: objectSchema(`${graphId}_input`, inputKeys.length ? inputKeys : stateKeys),
-    output_schema: objectSchema(`${graphId}_output`, outputKeys.length ? outputKeys : stateKeys),
-    config_schema: objectSchema(`${graphId}_config`, []),
-    context_schema: contextSchema,
+    input_schema: schema.input,
+    output_schema: schema.output,
+    state_schema: schema.state,
+    config_schema: schema.config,
+    context_schema: schema.config,
   };
+}
+
+export function graphSchemas(graphId: string, graph: CompiledGraph, graphFile?: string): Record<string, unknown> {
+  return { graph_id: graphId, ...schemaFields(extractGraphSchema(graph, graphFile)) };
+}
+
+/**
+ * Schemas of the graph's subgraphs keyed by namespace (`node` or `node|child` when recursing).
+ * Each carries the official JS server's keys (state, input, output, config) and the Python server's
+ * (`*_schema`), so either SDK finds what it reads.
+ */
+export async function subgraphSchemas(
+  graph: CompiledGraph,
+  options: { namespace?: string; recurse?: boolean; graphFile?: string },
+): Promise<Record<string, Record<string, unknown>>> {
+  const result: Record<string, Record<string, unknown>> = {};
+  for await (const [namespace, subgraph] of graph.getSubgraphsAsync(options.namespace, options.recurse)) {
+    const schema = extractGraphSchema(subgraph, options.graphFile);
+    result[namespace] = { ...schema, ...schemaFields(schema) };
+  }
+  return result;
 }

@@ -25,29 +25,45 @@ function errorText(error: unknown): string | null {
   return candidate.message ?? JSON.stringify(error);
 }
 
-export function toThreadState(snapshot: any): ThreadState {
-  const tasks = (snapshot.tasks ?? []).map((task: any) => {
-    const nested = task.state && "values" in task.state && "next" in task.state ? toThreadState(task.state) : null;
-    return {
-      id: task.id,
-      name: task.name,
-      error: errorText(task.error),
-      interrupts: toPlain(task.interrupts ?? []),
-      checkpoint: nested ? null : (checkpointOf(task.state) as object | null),
-      state: nested,
-      result: task.result === undefined ? null : toPlain(task.result),
-    };
-  });
+/** A task's subgraph checkpoint as the graph names it (`{thread_id, checkpoint_ns: "<node>:<task id>"}`). */
+function subgraphCheckpoint(state: any): object | null {
+  return state && typeof state === "object" && "configurable" in state ? (toPlain(state.configurable) ?? null) : null;
+}
+
+function isSnapshot(state: any): boolean {
+  return !!state && typeof state === "object" && "values" in state && "next" in state;
+}
+
+/**
+ * A snapshot as the API answers it. A subgraph's task carries the address of the subgraph's state
+ * (`checkpoint`), or that state itself (`state`) when it was asked with `subgraphs`; nested states
+ * have the official server's fields only (no deprecated `checkpoint_id`s, no `interrupts` list).
+ */
+export function toThreadState(snapshot: any, nested = false): ThreadState {
+  const tasks = (snapshot.tasks ?? []).map((task: any) => ({
+    id: task.id,
+    name: task.name,
+    path: toPlain(task.path ?? []),
+    error: errorText(task.error),
+    interrupts: toPlain(task.interrupts ?? []),
+    checkpoint: subgraphCheckpoint(task.state),
+    state: isSnapshot(task.state) ? toThreadState(task.state, true) : null,
+    result: task.result === undefined ? null : toPlain(task.result),
+  }));
   const checkpoint = checkpointOf(snapshot.config);
   const parent = checkpointOf(snapshot.parentConfig);
-  return {
+  const state: ThreadState = {
     values: toPlain(snapshot.values ?? {}),
     next: [...(snapshot.next ?? [])],
     tasks,
-    metadata: toPlain(snapshot.metadata ?? {}),
+    metadata: toPlain<Record<string, unknown>>(snapshot.metadata ?? {}),
     created_at: snapshot.createdAt ?? null,
     checkpoint,
     parent_checkpoint: parent,
+  };
+  if (nested) return state;
+  return {
+    ...state,
     checkpoint_id: checkpoint?.checkpoint_id ?? null,
     parent_checkpoint_id: parent?.checkpoint_id ?? null,
     interrupts: tasks.flatMap((task: { interrupts: unknown[] }) => task.interrupts),

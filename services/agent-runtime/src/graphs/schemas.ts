@@ -1,0 +1,256 @@
+// JSON Schemas of a graph's state, input, output and config, read from the compiled graph at run time,
+// in the order the official server tries them: StateSchema, Zod with LangGraph's registry, plain Zod.
+// The official server parses TypeScript types for `Annotation` state; a running graph keeps no types,
+// so Annotation channels are described by what the channel objects tell (see annotationSchemas).
+import { createRequire } from "node:module";
+import { messagesStateReducer } from "@langchain/langgraph";
+import { toJsonSchema } from "@langchain/core/utils/json_schema";
+import { isZodSchemaV3, isZodSchemaV4 } from "@langchain/core/utils/types";
+import { toJSONSchema } from "zod/v4/core";
+import type { CompiledGraph } from "./registry";
+
+type JsonSchema = Record<string, unknown>;
+
+/** The schemas of one graph (undefined where the graph declares nothing). */
+export interface GraphSchema {
+  state?: JsonSchema;
+  input?: JsonSchema;
+  output?: JsonSchema;
+  config?: JsonSchema;
+}
+
+const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
+/** LangGraph's marker for "the input is the state, every key optional". */
+const PARTIAL_STATE = Symbol.for("langgraph.state.partial");
+/** Extras (`jsonSchemaExtra`) travel through Zod's conversion as a description with this prefix. */
+const EXTRAS_PREFIX = "lg:";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+interface ZodSchemaModule {
+  getUpdateTypeSchema(graph: unknown, registry?: unknown): JsonSchema | undefined;
+  getInputTypeSchema(graph: unknown, registry?: unknown): JsonSchema | undefined;
+  getOutputTypeSchema(graph: unknown, registry?: unknown): JsonSchema | undefined;
+  getConfigTypeSchema(graph: unknown, registry?: unknown): JsonSchema | undefined;
+}
+
+interface LangGraphZod {
+  schemas: ZodSchemaModule;
+  registry: { getExtendedChannelSchemas(schema: unknown, options: object): unknown };
+}
+
+const zodModules = new Map<string, LangGraphZod>();
+
+/**
+ * LangGraph's Zod helpers as the graph's own module sees them: metadata registered with
+ * `withLangGraph` or `.register(registry, ...)` lives in the copy of @langchain/langgraph the graph
+ * imported, which may not be ours.
+ */
+function langGraphZod(graphFile?: string): LangGraphZod {
+  const key = graphFile ?? "";
+  let found = zodModules.get(key);
+  if (!found) {
+    const load = (from: NodeRequire): LangGraphZod => ({
+      schemas: from("@langchain/langgraph/zod/schema") as ZodSchemaModule,
+      registry: (from("@langchain/langgraph/zod") as { schemaMetaRegistry: LangGraphZod["registry"] })
+        .schemaMetaRegistry,
+    });
+    try {
+      found = graphFile ? load(createRequire(graphFile)) : load(require);
+    } catch {
+      found = load(require);
+    }
+    zodModules.set(key, found);
+  }
+  return found;
+}
+
+function isStateSchemaLike(value: unknown): value is { getJsonSchema(): JsonSchema; getInputJsonSchema(): JsonSchema } {
+  const candidate = value as { getJsonSchema?: unknown; getInputJsonSchema?: unknown } | null;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.getJsonSchema === "function" &&
+    typeof candidate.getInputJsonSchema === "function"
+  );
+}
+
+function stateSchemaSchemas(builder: any): GraphSchema | undefined {
+  const { _schemaRuntimeDefinition: state, _inputRuntimeDefinition: input, _outputRuntimeDefinition: output } = builder;
+  if (!isStateSchemaLike(state) && !isStateSchemaLike(input) && !isStateSchemaLike(output)) return undefined;
+  return {
+    state: isStateSchemaLike(state) ? state.getJsonSchema() : undefined,
+    input: isStateSchemaLike(input)
+      ? input.getInputJsonSchema()
+      : input === PARTIAL_STATE && isStateSchemaLike(state)
+        ? state.getInputJsonSchema()
+        : undefined,
+    output: isStateSchemaLike(output) ? output.getJsonSchema() : undefined,
+  };
+}
+
+/** Moves `lg:{...}` descriptions back into the schema as properties (`langgraph_type` and the like). */
+function applyExtras(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(applyExtras);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const output: JsonSchema = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, applyExtras(value)]),
+  );
+  if (typeof output.description === "string" && output.description.startsWith(EXTRAS_PREFIX)) {
+    const extras = JSON.parse(output.description.slice(EXTRAS_PREFIX.length)) as JsonSchema;
+    delete output.description;
+    Object.assign(output, extras);
+  }
+  return output;
+}
+
+/** Zod to JSON Schema; a type JSON Schema cannot express (z.custom, functions) becomes `{}`. */
+function zodToJsonSchema(schema: unknown): JsonSchema {
+  try {
+    return toJsonSchema(schema as never) as JsonSchema;
+  } catch (error) {
+    if (!isZodSchemaV4(schema)) throw error;
+    return toJSONSchema(schema as never, { unrepresentable: "any" }) as JsonSchema;
+  }
+}
+
+/**
+ * Zod state with LangGraph's registry (reducers, defaults, `jsonSchemaExtra`). The state schema is
+ * the update form (what a client may send), as the official server answers it.
+ */
+function registrySchemas(graph: CompiledGraph, zod: LangGraphZod): GraphSchema | undefined {
+  const builder = graph.builder;
+  const isZod = (value: unknown) => isZodSchemaV3(value as never) || isZodSchemaV4(value as never);
+  if (
+    ![
+      builder._schemaRuntimeDefinition,
+      builder._inputRuntimeDefinition,
+      builder._outputRuntimeDefinition,
+      builder._configRuntimeSchema,
+    ].some(isZod)
+  )
+    return undefined;
+  const tolerant = (definition: unknown, options: object): JsonSchema | undefined =>
+    isZod(definition)
+      ? (applyExtras(
+          zodToJsonSchema(
+            zod.registry.getExtendedChannelSchemas(definition, { withJsonSchemaExtrasAsDescription: true, ...options }),
+          ),
+        ) as JsonSchema)
+      : undefined;
+  // The library's getters first; a field they cannot convert (z.custom messages) retries tolerantly.
+  const attempt = (get: () => JsonSchema | undefined, definition: unknown, options: object) => {
+    try {
+      return get();
+    } catch {
+      return tolerant(definition, options);
+    }
+  };
+  const partial = { withReducerSchema: true, asPartial: true };
+  const inputDefinition =
+    builder._inputRuntimeDefinition === PARTIAL_STATE
+      ? builder._schemaRuntimeDefinition
+      : builder._inputRuntimeDefinition;
+  const result: GraphSchema = {
+    state: attempt(
+      () => zod.schemas.getUpdateTypeSchema(graph, zod.registry),
+      builder._schemaRuntimeDefinition,
+      partial,
+    ),
+    input: attempt(() => zod.schemas.getInputTypeSchema(graph, zod.registry), inputDefinition, partial),
+    output: attempt(() => zod.schemas.getOutputTypeSchema(graph, zod.registry), builder._outputRuntimeDefinition, {}),
+    config: attempt(() => zod.schemas.getConfigTypeSchema(graph, zod.registry), builder._configRuntimeSchema, {}),
+  };
+  return Object.values(result).some((schema) => schema !== undefined) ? result : undefined;
+}
+
+const MESSAGE_DEFINITION = "BaseMessage";
+
+/** A serialized chat message, as runs return them and clients send them. */
+const messageDefinition: JsonSchema = {
+  description: "A chat message (human, ai, system, tool...) as the API serializes it.",
+  type: "object",
+  properties: {
+    type: { type: "string", enum: ["human", "ai", "system", "developer", "tool", "function", "remove", "generic"] },
+    content: { anyOf: [{ type: "string" }, { type: "array", items: { type: "object" } }] },
+    id: { type: "string" },
+    name: { type: "string" },
+    additional_kwargs: { type: "object" },
+    response_metadata: { type: "object" },
+    tool_calls: { type: "array", items: { type: "object" } },
+    tool_call_id: { type: "string" },
+  },
+  required: ["content"],
+};
+
+function isMessagesChannel(channel: unknown): boolean {
+  const reducer = (channel as { operator?: unknown } | null)?.operator;
+  if (typeof reducer !== "function") return false;
+  // A graph bundling its own @langchain/langgraph has its own copy of the reducer: match by name too.
+  return reducer === messagesStateReducer || reducer.name === "messagesStateReducer";
+}
+
+/** An `Annotation.Root` (or its spec) as an object schema: messages channels typed, others open. */
+function annotationSchema(definition: unknown): JsonSchema | undefined {
+  if (!definition || typeof definition !== "object") return undefined;
+  const spec = ((definition as { spec?: object }).spec ?? definition) as Record<string, unknown>;
+  let hasMessages = false;
+  const properties: JsonSchema = {};
+  for (const [key, channel] of Object.entries(spec)) {
+    if (key.startsWith("__")) continue;
+    if (isMessagesChannel(channel)) {
+      hasMessages = true;
+      properties[key] = {
+        type: "array",
+        items: { $ref: `#/definitions/${MESSAGE_DEFINITION}` },
+        langgraph_type: "messages",
+        description: "A list of chat messages",
+      };
+    } else {
+      properties[key] = {};
+    }
+  }
+  return {
+    type: "object",
+    properties,
+    ...(hasMessages ? { definitions: { [MESSAGE_DEFINITION]: messageDefinition } } : {}),
+    $schema: DRAFT_07,
+  };
+}
+
+function annotationSchemas(graph: CompiledGraph): GraphSchema {
+  const builder = graph.builder ?? {};
+  const state =
+    annotationSchema(builder._schemaDefinition) ??
+    annotationSchema(
+      Object.fromEntries(Object.entries(graph.channels ?? {}).filter(([key]) => !key.startsWith("branch:"))),
+    );
+  return {
+    state,
+    input: annotationSchema(builder._inputDefinition) ?? state,
+    output: annotationSchema(builder._outputDefinition) ?? state,
+    // LangGraph keeps a context given as Annotation nowhere at run time (older versions: _configSchema).
+    config: annotationSchema(builder._configSchema) ?? { type: "object", $schema: DRAFT_07 },
+  };
+}
+
+const cache = new WeakMap<object, GraphSchema>();
+
+/** The schemas of a compiled graph; `graphFile` is the module it came from (for its LangGraph copy). */
+export function extractGraphSchema(graph: CompiledGraph, graphFile?: string): GraphSchema {
+  const hit = cache.get(graph);
+  if (hit) return hit;
+  const builder = graph?.builder;
+  const fallback = annotationSchemas(graph);
+  const found = builder ? (stateSchemaSchemas(builder) ?? registrySchemas(graph, langGraphZod(graphFile))) : undefined;
+  // Zod or StateSchema for some parts only (an Annotation state with a Zod context): the channels fill the rest.
+  const schema: GraphSchema = found
+    ? {
+        state: found.state ?? fallback.state,
+        input: found.input ?? fallback.input,
+        output: found.output ?? fallback.output,
+        config: found.config,
+      }
+    : fallback;
+  cache.set(graph, schema);
+  return schema;
+}

@@ -1,0 +1,128 @@
+// GET /assistants/{id}/schemas: JSON Schemas read from the graph (Zod v3 and v4, LangGraph's Zod
+// registry, StateSchema, Annotation), through the official client.
+import path from "node:path";
+import { startTestRuntime } from "../support/harness";
+
+type Schema = {
+  type?: string;
+  properties?: Record<string, Record<string, unknown>>;
+  required?: string[];
+  definitions?: Record<string, unknown>;
+  [key: string]: unknown;
+};
+
+let rt: Awaited<ReturnType<typeof startTestRuntime>>;
+beforeAll(async () => {
+  rt = await startTestRuntime({
+    workers: 1,
+    // No per-graph defaults: LANGGRAPH_CONFIG is given as "{}" so it cannot stay a path of another meaning.
+    env: { LANGGRAPH_JSON: path.join(__dirname, "fixtures/langgraph.json"), LANGGRAPH_CONFIG: "{}" },
+  });
+});
+afterAll(async () => {
+  await rt?.close();
+});
+
+async function schemasOf(graphId: string): Promise<Record<string, Schema | undefined>> {
+  const assistant = await rt.client.assistants.create({ graphId });
+  return (await rt.client.assistants.getSchemas(assistant.assistant_id)) as unknown as Record<
+    string,
+    Schema | undefined
+  >;
+}
+
+describe("assistant schemas through the official client", () => {
+  test("plain Zod (v4): typed state, input without required keys, output with them, config = context", async () => {
+    const schemas = await schemasOf("zod_state");
+    expect(schemas.graph_id).toBe("zod_state");
+    const fields = {
+      items: { type: "array", items: { type: "string" }, default: [] },
+      counter: { type: "number", default: 0 },
+      label: { type: "string" },
+    };
+    expect(schemas.state_schema).toMatchObject({ type: "object", properties: fields });
+    expect(schemas.input_schema).toMatchObject({ type: "object", properties: fields });
+    expect(schemas.input_schema?.required).toBeUndefined();
+    expect(schemas.output_schema).toMatchObject({ properties: fields, required: ["items", "counter"] });
+    const context = {
+      type: "object",
+      properties: { model: { type: "string", enum: ["anthropic", "openai"] }, temperature: { type: "number" } },
+      required: ["model"],
+    };
+    expect(schemas.config_schema).toMatchObject(context);
+    expect(schemas.context_schema).toEqual(schemas.config_schema);
+    expect(schemas.items).toBeUndefined();
+  });
+
+  test("Zod v4 registry: reducer input types, extras, and a z.custom messages channel marked as messages", async () => {
+    const schemas = await schemasOf("zod_registry");
+    expect(schemas.state_schema).toMatchObject({
+      type: "object",
+      properties: {
+        messages: { langgraph_type: "messages" },
+        // The reducer's update type (one string), with the extra of jsonSchemaExtra.
+        tags: { type: "string", langgraph_nodes: ["work"], ui: "chips" },
+        status: { type: "string", enum: ["idle", "busy", "done"], default: "idle" },
+      },
+    });
+    expect(schemas.output_schema?.properties?.tags).toMatchObject({ type: "array", items: { type: "string" } });
+    expect(schemas.state_schema?.properties?.status).not.toHaveProperty("langgraph_type");
+    expect(schemas.config_schema).toBeUndefined();
+  });
+
+  test("Zod v3 with withLangGraph: the extras of the registry", async () => {
+    const schemas = await schemasOf("zod_v3");
+    expect(schemas.state_schema).toMatchObject({
+      type: "object",
+      properties: { messages: { type: "string", langgraph_type: "messages" }, count: { type: "number", default: 0 } },
+      $schema: "http://json-schema.org/draft-07/schema#",
+    });
+    expect(schemas.output_schema?.properties?.messages).toMatchObject({
+      type: "array",
+      items: { type: "string" },
+      langgraph_type: "messages",
+    });
+  });
+
+  test("StateSchema with MessagesValue", async () => {
+    const schemas = await schemasOf("state_schema");
+    expect(schemas.state_schema).toMatchObject({
+      type: "object",
+      properties: { messages: { langgraph_type: "messages" }, count: { type: "number", default: 0 } },
+    });
+    expect(schemas.input_schema?.properties).toHaveProperty("count");
+  });
+
+  test("Annotation: messages channels typed and marked, other channels open", async () => {
+    const schemas = await schemasOf("annotation");
+    const messages = {
+      type: "array",
+      items: { $ref: "#/definitions/BaseMessage" },
+      langgraph_type: "messages",
+    };
+    expect(schemas.state_schema).toMatchObject({
+      type: "object",
+      properties: { messages, topic: {}, notes: {} },
+      definitions: { BaseMessage: { type: "object", properties: { content: expect.any(Object) } } },
+      $schema: "http://json-schema.org/draft-07/schema#",
+    });
+    expect(schemas.state_schema?.properties?.topic).toEqual({});
+    expect(schemas.input_schema).toMatchObject({ properties: { messages, topic: {}, notes: {} } });
+    expect(schemas.output_schema).toMatchObject({ properties: { messages } });
+    // LangGraph keeps no trace of a context given as Annotation at run time: an open object.
+    expect(schemas.config_schema).toEqual({ type: "object", $schema: "http://json-schema.org/draft-07/schema#" });
+    expect(schemas.context_schema).toEqual(schemas.config_schema);
+  });
+
+  test("an Annotation state with a Zod context gets both", async () => {
+    const schemas = await schemasOf("annotation_context");
+    expect(schemas.state_schema).toMatchObject({ properties: { messages: { langgraph_type: "messages" } } });
+    expect(schemas.context_schema).toMatchObject({ type: "object", properties: { reply_prefix: { type: "string" } } });
+  });
+
+  test("an Annotation graph without a config annotation: an empty object schema", async () => {
+    const schemas = await schemasOf("nested");
+    expect(schemas.state_schema).toMatchObject({ type: "object", properties: { log: {} } });
+    expect(schemas.config_schema).toEqual({ type: "object", $schema: "http://json-schema.org/draft-07/schema#" });
+  });
+});
