@@ -187,7 +187,7 @@ export class AssistantService {
   async schemas(idOrGraph: string): Promise<Record<string, unknown>> {
     const assistant = await this.resolve(idOrGraph);
     const graph = await this.graphs.get(assistant.graph_id, { configurable: { ...assistant.config } });
-    return graphSchemas(assistant.graph_id, graph, this.graphs.entry(assistant.graph_id)?.file);
+    return graphSchemas(assistant.graph_id, graph);
   }
 
   /** Schemas of the subgraphs (those of `namespace` only when given; their own subgraphs with `recurse`). */
@@ -197,6 +197,6 @@ export class AssistantService {
   ): Promise<Record<string, Record<string, unknown>>> {
     const assistant = await this.resolve(idOrGraph);
     const graph = await this.graphs.get(assistant.graph_id, { configurable: { ...assistant.config } });
-    return subgraphSchemas(graph, { ...options, graphFile: this.graphs.entry(assistant.graph_id)?.file });
+    return subgraphSchemas(graph, options);
   }
 }

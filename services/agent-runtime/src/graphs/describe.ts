@@ -29,8 +29,8 @@ function schemaFields(schema: GraphSchema): Record<string, unknown> {
   };
 }
 
-export function graphSchemas(graphId: string, graph: CompiledGraph, graphFile?: string): Record<string, unknown> {
-  return { graph_id: graphId, ...schemaFields(extractGraphSchema(graph, graphFile)) };
+export function graphSchemas(graphId: string, graph: CompiledGraph): Record<string, unknown> {
+  return { graph_id: graphId, ...schemaFields(extractGraphSchema(graph)) };
 }
 
 /**
@@ -40,11 +40,11 @@ export function graphSchemas(graphId: string, graph: CompiledGraph, graphFile?: 
  */
 export async function subgraphSchemas(
   graph: CompiledGraph,
-  options: { namespace?: string; recurse?: boolean; graphFile?: string },
+  options: { namespace?: string; recurse?: boolean },
 ): Promise<Record<string, Record<string, unknown>>> {
   const result: Record<string, Record<string, unknown>> = {};
   for await (const [namespace, subgraph] of graph.getSubgraphsAsync(options.namespace, options.recurse)) {
-    const schema = extractGraphSchema(subgraph, options.graphFile);
+    const schema = extractGraphSchema(subgraph);
     result[namespace] = { ...schema, ...schemaFields(schema) };
   }
   return result;

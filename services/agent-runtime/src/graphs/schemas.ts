@@ -2,8 +2,14 @@
 // in the order the official server tries them: StateSchema, Zod with LangGraph's registry, plain Zod.
 // The official server parses TypeScript types for `Annotation` state; a running graph keeps no types,
 // so Annotation channels are described by what the channel objects tell (see annotationSchemas).
-import { createRequire } from "node:module";
 import { messagesStateReducer } from "@langchain/langgraph";
+import { schemaMetaRegistry } from "@langchain/langgraph/zod";
+import {
+  getConfigTypeSchema,
+  getInputTypeSchema,
+  getOutputTypeSchema,
+  getUpdateTypeSchema,
+} from "@langchain/langgraph/zod/schema";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { isZodSchemaV3, isZodSchemaV4 } from "@langchain/core/utils/types";
 import { toJSONSchema } from "zod/v4/core";
@@ -26,42 +32,18 @@ const PARTIAL_STATE = Symbol.for("langgraph.state.partial");
 const EXTRAS_PREFIX = "lg:";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-interface ZodSchemaModule {
-  getUpdateTypeSchema(graph: unknown, registry?: unknown): JsonSchema | undefined;
-  getInputTypeSchema(graph: unknown, registry?: unknown): JsonSchema | undefined;
-  getOutputTypeSchema(graph: unknown, registry?: unknown): JsonSchema | undefined;
-  getConfigTypeSchema(graph: unknown, registry?: unknown): JsonSchema | undefined;
+interface MetaRegistry {
+  getExtendedChannelSchemas(schema: unknown, options: object): unknown;
 }
-
-interface LangGraphZod {
-  schemas: ZodSchemaModule;
-  registry: { getExtendedChannelSchemas(schema: unknown, options: object): unknown };
-}
-
-const zodModules = new Map<string, LangGraphZod>();
 
 /**
- * LangGraph's Zod helpers as the graph's own module sees them: metadata registered with
- * `withLangGraph` or `.register(registry, ...)` lives in the copy of @langchain/langgraph the graph
- * imported, which may not be ours.
+ * The registry holding the graph's `withLangGraph` / `.register(registry, ...)` metadata: the one its
+ * StateGraph used, which belongs to the graph's copy of @langchain/langgraph (maybe not ours, or
+ * its ESM build where we load the CommonJS one).
  */
-function langGraphZod(graphFile?: string): LangGraphZod {
-  const key = graphFile ?? "";
-  let found = zodModules.get(key);
-  if (!found) {
-    const load = (from: NodeRequire): LangGraphZod => ({
-      schemas: from("@langchain/langgraph/zod/schema") as ZodSchemaModule,
-      registry: (from("@langchain/langgraph/zod") as { schemaMetaRegistry: LangGraphZod["registry"] })
-        .schemaMetaRegistry,
-    });
-    try {
-      found = graphFile ? load(createRequire(graphFile)) : load(require);
-    } catch {
-      found = load(require);
-    }
-    zodModules.set(key, found);
-  }
-  return found;
+function metaRegistryOf(builder: any): MetaRegistry {
+  const own = builder?._metaRegistry as MetaRegistry | undefined;
+  return typeof own?.getExtendedChannelSchemas === "function" ? own : (schemaMetaRegistry as MetaRegistry);
 }
 
 function isStateSchemaLike(value: unknown): value is { getJsonSchema(): JsonSchema; getInputJsonSchema(): JsonSchema } {
@@ -117,8 +99,9 @@ function zodToJsonSchema(schema: unknown): JsonSchema {
  * Zod state with LangGraph's registry (reducers, defaults, `jsonSchemaExtra`). The state schema is
  * the update form (what a client may send), as the official server answers it.
  */
-function registrySchemas(graph: CompiledGraph, zod: LangGraphZod): GraphSchema | undefined {
+function registrySchemas(graph: CompiledGraph): GraphSchema | undefined {
   const builder = graph.builder;
+  const registry = metaRegistryOf(builder);
   const isZod = (value: unknown) => isZodSchemaV3(value as never) || isZodSchemaV4(value as never);
   if (
     ![
@@ -133,7 +116,7 @@ function registrySchemas(graph: CompiledGraph, zod: LangGraphZod): GraphSchema |
     isZod(definition)
       ? (applyExtras(
           zodToJsonSchema(
-            zod.registry.getExtendedChannelSchemas(definition, { withJsonSchemaExtrasAsDescription: true, ...options }),
+            registry.getExtendedChannelSchemas(definition, { withJsonSchemaExtrasAsDescription: true, ...options }),
           ),
         ) as JsonSchema)
       : undefined;
@@ -151,14 +134,10 @@ function registrySchemas(graph: CompiledGraph, zod: LangGraphZod): GraphSchema |
       ? builder._schemaRuntimeDefinition
       : builder._inputRuntimeDefinition;
   const result: GraphSchema = {
-    state: attempt(
-      () => zod.schemas.getUpdateTypeSchema(graph, zod.registry),
-      builder._schemaRuntimeDefinition,
-      partial,
-    ),
-    input: attempt(() => zod.schemas.getInputTypeSchema(graph, zod.registry), inputDefinition, partial),
-    output: attempt(() => zod.schemas.getOutputTypeSchema(graph, zod.registry), builder._outputRuntimeDefinition, {}),
-    config: attempt(() => zod.schemas.getConfigTypeSchema(graph, zod.registry), builder._configRuntimeSchema, {}),
+    state: attempt(() => getUpdateTypeSchema(graph, registry as never), builder._schemaRuntimeDefinition, partial),
+    input: attempt(() => getInputTypeSchema(graph, registry as never), inputDefinition, partial),
+    output: attempt(() => getOutputTypeSchema(graph, registry as never), builder._outputRuntimeDefinition, {}),
+    config: attempt(() => getConfigTypeSchema(graph, registry as never), builder._configRuntimeSchema, {}),
   };
   return Object.values(result).some((schema) => schema !== undefined) ? result : undefined;
 }
@@ -235,13 +214,13 @@ function annotationSchemas(graph: CompiledGraph): GraphSchema {
 
 const cache = new WeakMap<object, GraphSchema>();
 
-/** The schemas of a compiled graph; `graphFile` is the module it came from (for its LangGraph copy). */
-export function extractGraphSchema(graph: CompiledGraph, graphFile?: string): GraphSchema {
+/** The schemas of a compiled graph (computed once per graph object). */
+export function extractGraphSchema(graph: CompiledGraph): GraphSchema {
   const hit = cache.get(graph);
   if (hit) return hit;
   const builder = graph?.builder;
   const fallback = annotationSchemas(graph);
-  const found = builder ? (stateSchemaSchemas(builder) ?? registrySchemas(graph, langGraphZod(graphFile))) : undefined;
+  const found = builder ? (stateSchemaSchemas(builder) ?? registrySchemas(graph)) : undefined;
   // Zod or StateSchema for some parts only (an Annotation state with a Zod context): the channels fill the rest.
   const schema: GraphSchema = found
     ? {
