@@ -226,7 +226,7 @@ async function runtimeWorkload(
   const env = {
     DATABASE_URL: database.url,
     LOG_LEVEL: "warn",
-    LANGGRAPH_CONFIG: CONFIG,
+    LANGGRAPH_JSON: CONFIG,
     CHECKPOINT_POOL_SIZE: "20",
     ...(redisPrefix ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: redisPrefix } : { REDIS_URL: "" }),
   };

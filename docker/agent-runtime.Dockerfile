@@ -1,9 +1,9 @@
 # syntax=docker/dockerfile:1.7
 # The agent runtime image: serves the graphs of one LangGraph project. Build from the repository root:
 #   docker build -f docker/agent-runtime.Dockerfile -t langgraph-platform/agent-runtime .
-# The project it serves is named by LANGGRAPH_CONFIG (default: the bundled examples at
+# The project it serves is named by LANGGRAPH_JSON (default: the bundled examples at
 # /app/examples/langgraph.json). To serve your own, mount or copy it at /project and set
-# LANGGRAPH_CONFIG=/project/langgraph.json; its graph files are loaded with tsx, and packages it does
+# LANGGRAPH_JSON=/project/langgraph.json; its graph files are loaded with tsx, and packages it does
 # not install itself resolve from the runtime's own node_modules (NODE_PATH).
 # The API process (this CMD) and queue workers (`node --import tsx services/agent-runtime/src/worker.ts`)
 # share the image. Database migrations are applied at start-up; serves on PORT (8123).
@@ -41,7 +41,7 @@ RUN apt-get update \
 ENV NODE_ENV=production \
     PORT=8123 \
     HOST=0.0.0.0 \
-    LANGGRAPH_CONFIG=/app/examples/langgraph.json \
+    LANGGRAPH_JSON=/app/examples/langgraph.json \
     NODE_PATH=/app/node_modules
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules

@@ -5,6 +5,7 @@
 // - The control plane on :8100 and an agent runtime serving examples/ on :8123, as child processes.
 // - Secrets the embedded mode needs (encryption key, bootstrap API key) are generated once and kept
 //   in .data/secrets.json.
+// - `npm start -- --config <path>` serves another project's langgraph.json (as LANGGRAPH_JSON does).
 // Ctrl-C stops the services, then PostgreSQL: nothing is left running.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -18,6 +19,18 @@ const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, ".data"));
 const controlPlanePort = Number(process.env.CONTROL_PLANE_PORT ?? 8100);
 const runtimePort = Number(process.env.AGENT_RUNTIME_PORT ?? 8123);
 const embeddedPostgresPort = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
+
+/** `--config <path>` or `--config=<path>`: the langgraph.json the agent runtime serves. */
+function configFlag(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--config") {
+      if (!argv[i + 1]) throw new Error("--config needs the path of a langgraph.json");
+      return path.resolve(argv[i + 1]);
+    }
+    if (argv[i].startsWith("--config=")) return path.resolve(argv[i].slice("--config=".length));
+  }
+  return undefined;
+}
 
 interface EmbeddedSecrets {
   SECRETS_ENCRYPTION_KEY: string;
@@ -56,6 +69,8 @@ async function waitForOk(url: string, child: ChildProcess, timeoutMs: number): P
 }
 
 async function main(): Promise<void> {
+  const langgraphJson = configFlag(process.argv.slice(2));
+  if (langgraphJson && !existsSync(langgraphJson)) throw new Error(`--config: ${langgraphJson} does not exist`);
   mkdirSync(dataDir, { recursive: true });
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its data folder.
   if (process.getuid?.() === 0) chmodSync(dataDir, 0o711);
@@ -164,6 +179,7 @@ async function main(): Promise<void> {
     ...common,
     PORT: String(runtimePort),
     DATABASE_URL: runtimeDatabaseUrl,
+    ...(langgraphJson ? { LANGGRAPH_JSON: langgraphJson } : {}),
   });
 
   try {

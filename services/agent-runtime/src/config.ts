@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { env, loadConfig } from "@lgp/server-kit";
+import { applyProjectEnv, readGraphProject } from "./graphs/config";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
@@ -12,7 +13,25 @@ export const agentRuntimeEnv = z.object({
   REDIS_URL: env.redisUrl().optional(),
   LOG_LEVEL: env.logLevel(),
   /** Path of the langgraph.json whose graphs this runtime serves. */
-  LANGGRAPH_CONFIG: z.string().default(path.join(REPO_ROOT, "examples/langgraph.json")),
+  LANGGRAPH_JSON: z.string().default(path.join(REPO_ROOT, "examples/langgraph.json")),
+  /**
+   * Per-graph defaults of the default assistants, as the official server reads them:
+   * `{"<graph_id>": {"configurable": {...}, "context": {...}}}`. Also read from langgraph.json's `env`.
+   */
+  LANGGRAPH_CONFIG: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined) return undefined;
+      const parsed = parseGraphDefaults(value);
+      if (typeof parsed === "string") {
+        context.addIssue({ code: "custom", message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  /** Stop at start-up when a graph fails to load (otherwise it is logged and the others serve). */
+  LANGGRAPH_STRICT_GRAPHS: env.boolean(false),
   /** Queue workers inside the API process (0 when separate worker processes run). */
   WORKERS: z.coerce.number().int().min(0).max(256).default(4),
   /** Prefix of this deployment's Redis keys (queue, event streams, control channel). */
@@ -37,8 +56,39 @@ export const agentRuntimeEnv = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
 });
 
+/** Default config (and `context`) of each graph's default assistant, keyed by graph id. */
+export type GraphDefaults = Record<string, Record<string, unknown>>;
+
+/** LANGGRAPH_CONFIG's value as defaults, or why it is not (its former meaning was a file path). */
+export function parseGraphDefaults(value: string): GraphDefaults | string {
+  const hint =
+    'must be a JSON object of per-graph defaults, e.g. {"agent": {"configurable": {"model": "x"}}}; ' +
+    "the path of langgraph.json is set with LANGGRAPH_JSON";
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return hint;
+  }
+  const isObject = (item: unknown) => typeof item === "object" && item !== null && !Array.isArray(item);
+  if (!isObject(parsed) || !Object.values(parsed as object).every(isObject)) return hint;
+  return parsed as GraphDefaults;
+}
+
 export type AgentRuntimeConfig = z.infer<typeof agentRuntimeEnv>;
 
 export function loadAgentRuntimeConfig(source: NodeJS.ProcessEnv = process.env): AgentRuntimeConfig {
   return loadConfig(agentRuntimeEnv, source);
+}
+
+/**
+ * The configuration of a runtime process. langgraph.json's `env` joins the process environment
+ * first, as with the official server: a variable already set keeps its value, and the graphs see
+ * the others (LANGGRAPH_CONFIG among them).
+ */
+export function loadProcessConfig(): AgentRuntimeConfig {
+  applyProjectEnv(
+    readGraphProject(agentRuntimeEnv.shape.LANGGRAPH_JSON.parse(process.env.LANGGRAPH_JSON || undefined)),
+  );
+  return loadAgentRuntimeConfig(process.env);
 }

@@ -1,7 +1,8 @@
 import path from "node:path";
-import { createLifecycle, createLogger, ensureDatabase, migrate, runMain } from "@lgp/server-kit";
+import { createLifecycle, createLogger, ensureDatabase, migrate, runMain, type Logger } from "@lgp/server-kit";
 import { createAgentRuntimeApp } from "./app";
-import { loadAgentRuntimeConfig } from "./config";
+import { loadProcessConfig, type AgentRuntimeConfig } from "./config";
+import { readGraphProject } from "./graphs/config";
 import { MemorySaver } from "@langchain/langgraph";
 import { GraphRegistry } from "./graphs/registry";
 import { createRuntime } from "./runtime";
@@ -9,10 +10,9 @@ import { createRuntime } from "./runtime";
 export const MIGRATIONS_DIR = path.resolve(__dirname, "../../../prisma/agent-runtime/migrations");
 
 async function main(): Promise<void> {
-  const config = loadAgentRuntimeConfig();
+  const config = loadProcessConfig();
   const logger = createLogger("agent-runtime", config.LOG_LEVEL);
-  // A bad graph config stops start-up before anything touches the database.
-  await GraphRegistry.load(config.LANGGRAPH_CONFIG, new MemorySaver());
+  await checkGraphs(config, logger);
   await ensureDatabase(config.DATABASE_URL);
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, (message) => logger.info(message));
   const runtime = await createRuntime(config, logger);
@@ -25,6 +25,20 @@ async function main(): Promise<void> {
   lifecycle.onShutdown(() => runtime.close());
   lifecycle.handleSignals();
   logger.info({ port: config.PORT }, `agent runtime listening on http://localhost:${config.PORT}`);
+}
+
+/**
+ * A bad langgraph.json stops start-up before anything touches the database; so does a graph that
+ * fails to load when LANGGRAPH_STRICT_GRAPHS is set (otherwise the runtime logs it and serves the others).
+ */
+export async function checkGraphs(config: AgentRuntimeConfig, logger: Logger): Promise<void> {
+  if (!config.LANGGRAPH_STRICT_GRAPHS) readGraphProject(config.LANGGRAPH_JSON);
+  // Its warnings are the runtime's to log once, when it loads the graphs for good.
+  else
+    await GraphRegistry.load(config.LANGGRAPH_JSON, new MemorySaver(), {
+      logger: logger.child({}, { level: "silent" }),
+      strict: true,
+    });
 }
 
 if (require.main === module) runMain(main);

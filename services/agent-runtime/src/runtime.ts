@@ -79,7 +79,11 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
   const closers: (() => Promise<unknown>)[] = [() => pool.end(), () => db.$disconnect()];
   try {
     await setupCheckpointer(pool, checkpointer);
-    const graphs = await GraphRegistry.load(config.LANGGRAPH_CONFIG, checkpointer);
+    const graphs = await GraphRegistry.load(config.LANGGRAPH_JSON, checkpointer, {
+      logger,
+      defaults: config.LANGGRAPH_CONFIG,
+      strict: config.LANGGRAPH_STRICT_GRAPHS,
+    });
     graphs.setStore(createGraphStore(db));
 
     let queue: RunQueue;
@@ -111,6 +115,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     const finished = new RunFinishedHooks(logger);
     const runs = new RunService({
       finished,
+      graphs,
       runs: runRepository,
       threads: threadRepository,
       assistants,

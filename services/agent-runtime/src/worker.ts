@@ -1,20 +1,18 @@
 // A queue worker process: executes runs from the deployment's BullMQ queue (no HTTP API).
 // `npm run worker -w services/agent-runtime`; needs REDIS_URL. WORKERS sets its concurrency.
 import { ConfigError, createLifecycle, createLogger, ensureDatabase, migrate, runMain } from "@lgp/server-kit";
-import { MemorySaver } from "@langchain/langgraph";
-import { loadAgentRuntimeConfig } from "./config";
-import { GraphRegistry } from "./graphs/registry";
-import { MIGRATIONS_DIR } from "./main";
+import { loadProcessConfig } from "./config";
+import { MIGRATIONS_DIR, checkGraphs } from "./main";
 import { createRuntime } from "./runtime";
 
 async function main(): Promise<void> {
-  const config = loadAgentRuntimeConfig();
+  const config = loadProcessConfig();
   if (!config.REDIS_URL)
     throw new ConfigError(
       "invalid REDIS_URL: a worker process needs Redis (the in-process queue lives in the API process)",
     );
   const logger = createLogger("agent-runtime-worker", config.LOG_LEVEL);
-  await GraphRegistry.load(config.LANGGRAPH_CONFIG, new MemorySaver());
+  await checkGraphs(config, logger);
   await ensureDatabase(config.DATABASE_URL);
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, (message) => logger.info(message));
   const runtime = await createRuntime(config, logger);

@@ -1,25 +1,58 @@
-// The deployment's graphs, loaded once from langgraph.json. A graph export may be a StateGraph
-// (compiled here), a compiled graph, or a factory `(config) => graph` called per use.
+// The deployment's graphs, loaded once from langgraph.json. An export may be what the official
+// server accepts: a StateGraph (compiled here), a compiled graph, a factory `(config, runtime)`
+// called per use (sync or async), or a Promise of any of these.
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { GraphConfigError, readGraphConfig, type GraphEntry } from "./config";
+import { HttpError, type Logger } from "@lgp/server-kit";
+import { parseGraphDefaults, type GraphDefaults } from "../config";
+import { GraphConfigError, applyProjectEnv, readGraphProject, type GraphEntry } from "./config";
+import { registerSdkLogger } from "./sdk-logger";
 
 /** What the runtime uses of a compiled graph (a `Pregel` instance). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type CompiledGraph = any;
 
-type Factory = (config: RunnableConfig) => unknown;
+/** Why a graph is built, as in the official server's factory runtime (`access_context`). */
+export type GraphAccess = "threads.create_run" | "threads.read" | "threads.update" | "assistants.read";
+
+/** The second argument of a graph factory. */
+export interface GraphFactoryRuntime {
+  access_context: GraphAccess;
+  store?: BaseStore;
+  /** Only when the graph is built to execute a run: that run's context. */
+  execution_runtime?: { context: Record<string, unknown> };
+}
+
+type Factory = (config: RunnableConfig, runtime: GraphFactoryRuntime) => unknown;
 
 interface LoadedGraph {
   entry: GraphEntry;
   compiled?: CompiledGraph;
   factory?: Factory;
+  /** Why the graph could not be loaded (it is declared, but nothing can use it). */
+  failure?: string;
+}
+
+/** Using a graph that failed to load at start-up: 409, the cause in `detail`. */
+export class GraphUnavailableError extends HttpError {
+  constructor(detail: string) {
+    super(409, detail);
+  }
+}
+
+export interface GraphLoadOptions {
+  logger?: Logger;
+  /** LANGGRAPH_CONFIG; without it, the value langgraph.json's `env` gives, if any. */
+  defaults?: GraphDefaults;
+  /** A graph that fails to load stops the load (LANGGRAPH_STRICT_GRAPHS). */
+  strict?: boolean;
 }
 
 function isCompiled(value: unknown): boolean {
-  const candidate = value as { stream?: unknown; getState?: unknown; invoke?: unknown };
+  const candidate = value as { stream?: unknown; getState?: unknown };
   return !!candidate && typeof candidate.stream === "function" && typeof candidate.getState === "function";
 }
 
@@ -28,46 +61,114 @@ function isBuilder(value: unknown): boolean {
   return !!candidate && typeof candidate.compile === "function" && !isCompiled(value);
 }
 
+function where(entry: GraphEntry): string {
+  return `graph "${entry.graphId}" (${entry.file}:${entry.exportName})`;
+}
+
+// A real `import()`, which TypeScript's CommonJS output would turn into `require`.
+const nativeImport = new Function("specifier", "return import(specifier)") as (
+  specifier: string,
+) => Promise<Record<string, unknown>>;
+
+/** Errors of `require` that only mean "an ES module import can load this" (top-level await, ESM only). */
+function needsImport(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  if (code === "ERR_REQUIRE_ASYNC_MODULE" || code === "ERR_REQUIRE_ESM") return true;
+  return /top-level await|Cannot use import statement|import\.meta|Unexpected reserved word/i.test(message ?? "");
+}
+
+async function loadModule(file: string): Promise<Record<string, unknown>> {
+  try {
+    // tsx (at run time) and ts-jest (under jest) compile TypeScript graph files on require.
+    return require(file) as Record<string, unknown>;
+  } catch (error) {
+    if (!needsImport(error)) throw error;
+    // tsx's ESM loader is registered in real runs (`tsx` or `node --import tsx`).
+    return nativeImport(pathToFileURL(file).href);
+  }
+}
+
 export class GraphRegistry {
   private readonly graphs = new Map<string, LoadedGraph>();
+  private readonly defaults = new Map<string, Record<string, unknown>>();
   private store: BaseStore | undefined;
 
   constructor(private readonly checkpointer: BaseCheckpointSaver) {}
 
-  /** Loads every graph of the config; any failure names the graph and the file. */
-  static async load(configPath: string, checkpointer: BaseCheckpointSaver): Promise<GraphRegistry> {
+  /**
+   * Loads the graphs of a langgraph.json after setting its `env`. A graph that fails is logged
+   * with its id, file and cause and answers 409 when used; the others serve (unless `strict`).
+   */
+  static async load(
+    configPath: string,
+    checkpointer: BaseCheckpointSaver,
+    options: GraphLoadOptions = {},
+  ): Promise<GraphRegistry> {
+    const { logger } = options;
+    const project = readGraphProject(configPath);
+    const env = applyProjectEnv(project);
+    if (env.fileError)
+      logger?.warn({ file: env.file }, `env file of langgraph.json not read (${env.fileError}); going on without it`);
+    if (project.unsupported.length)
+      logger?.warn(
+        { keys: project.unsupported },
+        `langgraph.json keys this runtime does not implement (ignored): ${project.unsupported.join(", ")}`,
+      );
+    if (logger) registerSdkLogger(logger);
+    let defaults = options.defaults;
+    if (!defaults && process.env.LANGGRAPH_CONFIG) {
+      const parsed = parseGraphDefaults(process.env.LANGGRAPH_CONFIG);
+      if (typeof parsed === "string") throw new GraphConfigError(`invalid LANGGRAPH_CONFIG: ${parsed}`);
+      defaults = parsed;
+    }
+
     const registry = new GraphRegistry(checkpointer);
-    for (const entry of readGraphConfig(configPath)) await registry.add(entry);
+    for (const [graphId, value] of Object.entries(defaults ?? {})) registry.defaults.set(graphId, value);
+    for (const entry of project.entries) {
+      try {
+        await registry.add(entry);
+      } catch (error) {
+        const cause = (error as Error)?.message ?? String(error);
+        const message = `cannot load ${where(entry)}: ${cause}`;
+        if (options.strict) throw new GraphConfigError(message);
+        logger?.error(
+          { graph_id: entry.graphId, file: entry.file, export: entry.exportName, err: error },
+          `${message}; the other graphs still serve (LANGGRAPH_STRICT_GRAPHS=true stops start-up instead)`,
+        );
+        registry.graphs.set(entry.graphId, { entry, failure: cause.split("\n")[0] });
+      }
+    }
     return registry;
   }
 
   private async add(entry: GraphEntry): Promise<void> {
-    const where = `graph "${entry.graphId}" (${entry.file}:${entry.exportName})`;
-    if (!existsSync(entry.file)) throw new GraphConfigError(`cannot load ${where}: file not found`);
-    let module: Record<string, unknown>;
-    try {
-      // tsx (at run time) and swc (under jest) compile TypeScript graph files on require.
-      module = require(path.resolve(entry.file)) as Record<string, unknown>;
-    } catch (error) {
-      throw new GraphConfigError(`cannot load ${where}: ${(error as Error).message}`);
-    }
-    const exported = module[entry.exportName] ?? (entry.exportName === "default" ? module : undefined);
-    if (exported === undefined)
-      throw new GraphConfigError(`cannot load ${where}: no export named "${entry.exportName}"`);
+    if (!existsSync(entry.file)) throw new Error("file not found");
+    const module = await loadModule(path.resolve(entry.file));
+    // A Promise export (a graph built with top-level async work) is awaited once.
+    const exported = await (module[entry.exportName] ?? (entry.exportName === "default" ? module : undefined));
+    if (exported === undefined || exported === null) throw new Error(`no export named "${entry.exportName}"`);
     const loaded: LoadedGraph = { entry };
-    if (isBuilder(exported)) {
-      loaded.compiled = (exported as { compile(options: unknown): CompiledGraph }).compile({
-        checkpointer: this.checkpointer,
-      });
-    } else if (isCompiled(exported)) {
-      loaded.compiled = exported;
-      loaded.compiled.checkpointer = this.checkpointer;
-    } else if (typeof exported === "function") {
-      loaded.factory = exported as Factory;
-    } else {
-      throw new GraphConfigError(`cannot load ${where}: the export is not a graph, a compiled graph or a factory`);
+    if (typeof exported === "function" && !isCompiled(exported)) loaded.factory = exported as Factory;
+    else {
+      const graph = this.resolve(exported);
+      if (!graph) throw new Error("the export is not a graph, a compiled graph or a factory");
+      loaded.compiled = this.attach(graph);
     }
     this.graphs.set(entry.graphId, loaded);
+  }
+
+  /** A StateGraph compiled, a compiled graph as is, an agent wrapper (`createAgent`) unwrapped. */
+  private resolve(value: unknown): CompiledGraph | undefined {
+    if (isBuilder(value)) return (value as { compile(): CompiledGraph }).compile();
+    if (!isCompiled(value)) return undefined;
+    const inner = (value as { graph?: unknown }).graph;
+    return isCompiled(inner) && (inner as { builder?: unknown }).builder ? inner : value;
+  }
+
+  private attach(graph: CompiledGraph): CompiledGraph {
+    graph.checkpointer = this.checkpointer;
+    if (this.store) graph.store = this.store;
+    return graph;
   }
 
   /** Makes a store available to every graph (the store capability sets it). */
@@ -76,6 +177,7 @@ export class GraphRegistry {
     for (const loaded of this.graphs.values()) if (loaded.compiled) loaded.compiled.store = store;
   }
 
+  /** Every declared graph, those that failed to load included. */
   ids(): string[] {
     return [...this.graphs.keys()];
   }
@@ -88,18 +190,51 @@ export class GraphRegistry {
     return this.graphs.get(graphId)?.entry;
   }
 
-  /** The compiled graph with the checkpointer attached (a factory is called with the run config). */
-  async get(graphId: string, config: RunnableConfig = {}): Promise<CompiledGraph> {
+  /** LANGGRAPH_CONFIG's entry for the graph: its default assistant's config, `context` apart. */
+  defaultsOf(graphId: string): { config: Record<string, unknown>; context: Record<string, unknown> } {
+    const { context, ...config } = this.defaults.get(graphId) ?? {};
+    const isObject = typeof context === "object" && context !== null && !Array.isArray(context);
+    return { config, context: isObject ? (context as Record<string, unknown>) : {} };
+  }
+
+  /** Why the graph failed to load at start-up, if it did. */
+  failureOf(graphId: string): string | undefined {
+    return this.graphs.get(graphId)?.failure;
+  }
+
+  /** Throws the 409 of a graph that failed to load. */
+  assertLoaded(graphId: string): void {
+    const loaded = this.graphs.get(graphId);
+    if (loaded?.failure)
+      throw new GraphUnavailableError(
+        `Graph "${graphId}" failed to load at start-up (${loaded.entry.file}:${loaded.entry.exportName}): ${loaded.failure}`,
+      );
+  }
+
+  /**
+   * The compiled graph with the checkpointer and store attached. A factory is called with the
+   * config and the runtime (why the graph is built; a run's context).
+   */
+  async get(
+    graphId: string,
+    config: RunnableConfig = {},
+    runtime: { access?: GraphAccess; context?: Record<string, unknown> } = {},
+  ): Promise<CompiledGraph> {
     const loaded = this.graphs.get(graphId);
     if (!loaded) throw new GraphConfigError(`graph "${graphId}" is not in this deployment`);
+    this.assertLoaded(graphId);
     if (loaded.compiled) return loaded.compiled;
-    let made = await loaded.factory!(config);
-    if (isBuilder(made))
-      made = (made as { compile(options: unknown): CompiledGraph }).compile({ checkpointer: this.checkpointer });
-    if (!isCompiled(made)) throw new GraphConfigError(`graph "${graphId}": the factory did not return a graph`);
-    const graph = made as CompiledGraph;
-    graph.checkpointer = this.checkpointer;
-    if (this.store) graph.store = this.store;
-    return graph;
+    const access = runtime.access ?? "threads.read";
+    const made = await loaded.factory!(
+      { ...config, configurable: { ...(config.configurable ?? {}) } },
+      {
+        access_context: access,
+        store: this.store,
+        ...(access === "threads.create_run" ? { execution_runtime: { context: runtime.context ?? {} } } : {}),
+      },
+    );
+    const graph = this.resolve(made);
+    if (!graph) throw new GraphConfigError(`graph "${graphId}": the factory did not return a graph`);
+    return this.attach(graph);
   }
 }

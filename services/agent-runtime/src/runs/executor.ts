@@ -95,7 +95,11 @@ export class RunExecutor {
     let graph: any;
     const tracked: Tracked = { values: undefined, interrupted: false };
     try {
-      graph = await graphs.get(kwargs.graph_id, { ...config, configurable });
+      graph = await graphs.get(
+        kwargs.graph_id,
+        { ...config, configurable },
+        { access: "threads.create_run", context: kwargs.context as Record<string, unknown> | undefined },
+      );
       // A later attempt (its worker died) continues from the run's last checkpoint: no input,
       // so finished steps are not run again. Without a checkpoint yet, it starts over.
       const resuming = run.attempt > 1 && (await this.deps.checkpoints.hasRunCheckpoint(run.thread_id, run.run_id));

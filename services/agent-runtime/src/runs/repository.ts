@@ -51,6 +51,12 @@ export interface NewRun {
   multitaskStrategy: string;
   /** Merged into the thread's metadata (graph_id, assistant_id), as the reference server does. */
   threadMetadata: object;
+  /**
+   * The assistant's and the run's config, merged into an idle thread's config as the official
+   * server does (`configurable` key by key), so the thread's graph can be rebuilt as the run
+   * built it (a factory graph) when its state is read or updated later.
+   */
+  threadConfig?: { assistant: object; run: object };
   /** With `reject`, the insert fails when the thread has an active run. */
   rejectIfBusy: boolean;
 }
@@ -96,9 +102,18 @@ export class RunRepository {
     const guard = run.rejectIfBusy
       ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running'))`
       : Prisma.empty;
+    const config = run.threadConfig;
+    // On the right of SET, `status` and `config` are the thread's values before this update.
+    const threadConfig = config
+      ? Prisma.sql`config = CASE WHEN status = 'busy' THEN config ELSE
+          ${JSON.stringify(config.assistant)}::jsonb || config || ${JSON.stringify(config.run)}::jsonb ||
+          jsonb_build_object('configurable', COALESCE(${JSON.stringify(config.assistant)}::jsonb -> 'configurable', '{}')
+            || COALESCE(config -> 'configurable', '{}') || COALESCE(${JSON.stringify(config.run)}::jsonb -> 'configurable', '{}'))
+        END,`
+      : Prisma.empty;
     const rows = await this.query<{ created_at: Date }>(Prisma.sql`
       WITH t AS (
-        UPDATE threads SET status = 'busy', metadata = metadata || ${JSON.stringify(run.threadMetadata)}::jsonb, updated_at = now()
+        UPDATE threads SET status = 'busy', metadata = metadata || ${JSON.stringify(run.threadMetadata)}::jsonb, ${threadConfig} updated_at = now()
         WHERE thread_id = ${run.threadId}::uuid ${guard}
         RETURNING thread_id
       )

@@ -4,6 +4,7 @@
 import type { AgentRuntime } from "@lgp/contracts";
 import { ConflictError, NotFoundError } from "@lgp/server-kit";
 import type { AssistantService } from "../assistants/service";
+import type { GraphRegistry } from "../graphs/registry";
 import { newRunId } from "../common/ids";
 import { serialize } from "../common/serde";
 import type { ControlBus, EventLog, RunEvent, RunQueue } from "../queue/types";
@@ -39,6 +40,7 @@ export interface RunOutcome {
 
 export interface RunServiceDeps {
   runs: RunRepository;
+  graphs: GraphRegistry;
   threads: ThreadRepository;
   assistants: AssistantService;
   queue: RunQueue;
@@ -95,6 +97,8 @@ export class RunService {
   ): Promise<{ run: RunRow; first: RunEvent; queued: Promise<void> }> {
     const { runs, threads, assistants, queue, events } = this.deps;
     const assistant = await assistants.resolve(body.assistant_id, { cached: true });
+    // A graph that failed to load at start-up answers 409 now rather than a failed run later.
+    this.deps.graphs.assertLoaded(assistant.graph_id);
     const streamMode = body.stream_mode
       ? Array.isArray(body.stream_mode)
         ? body.stream_mode
@@ -132,6 +136,7 @@ export class RunService {
       kwargs,
       multitaskStrategy: strategy,
       threadMetadata: { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id },
+      threadConfig: { assistant: assistant.config, run: body.config ?? {} },
       rejectIfBusy: strategy === "reject",
     };
     const data = serialize({ run_id: runId, attempt: 1 });

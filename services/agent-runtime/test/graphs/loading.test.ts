@@ -2,8 +2,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
+import { freePort, waitUntilOk } from "@lgp/server-kit";
+import { createEmptyDatabase } from "@lgp/server-kit/src/testing";
 import { GraphRegistry } from "../../src/graphs/registry";
-import { EXAMPLES_CONFIG } from "../support/harness";
+import { Client, EXAMPLES_CONFIG, randomPrefix, spawnRuntimeProcess } from "../support/harness";
 
 const SERVICE_DIR = path.resolve(__dirname, "../..");
 // Inside the repository, so graph files resolve @langchain/langgraph like a real project does.
@@ -58,12 +60,16 @@ describe("graph loading from langgraph.json", () => {
     ],
     ["an export that is no graph", { broken: "./graphs.ts:notAGraph" }, /graph "broken" .*not a graph/],
     ["a file that throws", { broken: "./throws.ts:graph" }, /graph "broken" \(.*throws\.ts:graph\): .*boom/],
-  ])("%s stops loading with a message naming the graph and the file", async (_name, graphs, message) => {
+  ])("%s stops a strict load with a message naming the graph and the file", async (_name, graphs, message) => {
     const config = project(graphs, {
       "graphs.ts": builderSource,
       "throws.ts": 'throw new Error("boom");\nexport const graph = 1;\n',
     });
-    await expect(GraphRegistry.load(config, new MemorySaver())).rejects.toThrow(message);
+    await expect(GraphRegistry.load(config, new MemorySaver(), { strict: true })).rejects.toThrow(message);
+    // Not strict: the graph is declared, unusable, and the load goes on.
+    const registry = await GraphRegistry.load(config, new MemorySaver());
+    expect(registry.ids()).toEqual(["broken"]);
+    expect(() => registry.assertLoaded("broken")).toThrow(/^Graph "broken" failed to load at start-up/);
   });
 
   test("an invalid langgraph.json is refused", async () => {
@@ -76,7 +82,7 @@ describe("graph loading from langgraph.json", () => {
     await expect(GraphRegistry.load(config, new MemorySaver())).rejects.toThrow(/cannot read graph config/);
   });
 
-  test("the runtime process exits at start-up with that message", () => {
+  test("with LANGGRAPH_STRICT_GRAPHS the runtime process exits at start-up with that message", () => {
     const config = project({ agent: "./nowhere.ts:graph" });
     const result = spawnSync(path.resolve(SERVICE_DIR, "../../node_modules/.bin/tsx"), ["src/main.ts"], {
       cwd: SERVICE_DIR,
@@ -84,7 +90,8 @@ describe("graph loading from langgraph.json", () => {
         ...process.env,
         // Never reached: the graph config is checked before the database is touched.
         DATABASE_URL: "postgresql://postgres@127.0.0.1:1/unreachable",
-        LANGGRAPH_CONFIG: config,
+        LANGGRAPH_JSON: config,
+        LANGGRAPH_STRICT_GRAPHS: "true",
         LOG_LEVEL: "silent",
         PORT: "0",
       },
@@ -93,5 +100,64 @@ describe("graph loading from langgraph.json", () => {
     });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toMatch(/^cannot load graph "agent" \(.*nowhere\.ts:graph\): file not found$/);
+  });
+
+  test("a LANGGRAPH_CONFIG holding a path (its former meaning) stops start-up and names LANGGRAPH_JSON", () => {
+    const result = spawnSync(path.resolve(SERVICE_DIR, "../../node_modules/.bin/tsx"), ["src/main.ts"], {
+      cwd: SERVICE_DIR,
+      env: {
+        ...process.env,
+        DATABASE_URL: "postgresql://postgres@127.0.0.1:1/unreachable",
+        LANGGRAPH_CONFIG: EXAMPLES_CONFIG,
+        LOG_LEVEL: "silent",
+      },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^invalid LANGGRAPH_CONFIG: .*LANGGRAPH_JSON \(got ".*langgraph\.json"\)$/);
+  });
+
+  test("a runtime process loads an ES module graph with top-level await and serves despite a broken graph", async () => {
+    const config = project(
+      { esm: "./esm-graph.mts:graph", broken: "./throws.ts:graph" },
+      {
+        "esm-graph.mts": `
+import { Annotation, StateGraph } from "@langchain/langgraph";
+// Top-level await: require() cannot load this module, import() can.
+const word = await new Promise<string>((resolve) => setTimeout(() => resolve("awaited"), 5));
+const State = Annotation.Root({ out: Annotation<string> });
+export const graph = (async () =>
+  new StateGraph(State).addNode("say", () => ({ out: word })).addEdge("__start__", "say").compile())();
+`,
+        "throws.ts": 'throw new Error("boom");\nexport const graph = 1;\n',
+      },
+    );
+    const database = await createEmptyDatabase("graph_loading");
+    const port = await freePort();
+    const output: string[] = [];
+    const child = spawnRuntimeProcess(
+      "main.ts",
+      {
+        DATABASE_URL: database.url,
+        PORT: String(port),
+        LANGGRAPH_JSON: config,
+        REDIS_PREFIX: randomPrefix(),
+        WORKERS: "1",
+      },
+      output,
+    );
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      expect(await waitUntilOk(`${url}/ok`, 60_000, () => child.exitCode === null)).toBe(true);
+      const client = new Client({ apiUrl: url, callerOptions: { maxRetries: 0 } });
+      expect(await client.runs.wait(null, "esm", { input: {} })).toEqual({ out: "awaited" });
+      await expect(client.runs.wait(null, "broken", { input: {} })).rejects.toThrow(/409/);
+      expect(output.join("")).toMatch(/cannot load graph \\"broken\\" .*boom/);
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      await database.drop();
+    }
   });
 });

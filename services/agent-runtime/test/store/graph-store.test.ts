@@ -13,7 +13,7 @@ describe.each(["memory", "redis"] as const)("the store in runs (%s queue)", (mod
     rt = await startRuntime(database.url, {
       redis: mode === "redis",
       workers: 1,
-      env: { LANGGRAPH_CONFIG: path.join(__dirname, "fixtures/langgraph.json") },
+      env: { LANGGRAPH_JSON: path.join(__dirname, "fixtures/langgraph.json") },
     });
   });
   afterAll(async () => {

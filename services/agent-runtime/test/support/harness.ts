@@ -36,7 +36,7 @@ export async function startRuntime(
 ): Promise<RunningRuntime> {
   const config = loadAgentRuntimeConfig({
     DATABASE_URL: databaseUrl,
-    LANGGRAPH_CONFIG: EXAMPLES_CONFIG,
+    LANGGRAPH_JSON: EXAMPLES_CONFIG,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     WORKERS: String(options.workers ?? 2),
     CHECKPOINT_POOL_SIZE: "5",
@@ -101,7 +101,7 @@ export function spawnRuntimeProcess(
   const serviceDir = path.resolve(__dirname, "../..");
   const child = spawn(process.execPath, ["--import", "tsx", path.join(serviceDir, "src", script)], {
     cwd: serviceDir,
-    env: { ...process.env, REDIS_URL: testRedisUrl(), LANGGRAPH_CONFIG: EXAMPLES_CONFIG, LOG_LEVEL: "warn", ...env },
+    env: { ...process.env, REDIS_URL: testRedisUrl(), LANGGRAPH_JSON: EXAMPLES_CONFIG, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk) => output.push(`${script}: ${chunk}`));

@@ -172,13 +172,13 @@ describe("the control plane image", () => {
 });
 
 describe("the agent runtime image", () => {
-  test("serves the bundled examples by default (LANGGRAPH_CONFIG) and copies them", () => {
+  test("serves the bundled examples by default (LANGGRAPH_JSON) and copies them", () => {
     const steps = instructions("docker/agent-runtime.Dockerfile");
     const env = steps
       .filter((s) => s.keyword === "ENV")
       .map((s) => s.args)
       .join(" ");
-    expect(env).toContain("LANGGRAPH_CONFIG=/app/examples/langgraph.json");
+    expect(env).toContain("LANGGRAPH_JSON=/app/examples/langgraph.json");
     expect(steps.some((s) => s.keyword === "COPY" && s.args === "examples/ ./examples/")).toBe(true);
     expect(exists("examples/langgraph.json")).toBe(true);
   });
@@ -277,7 +277,7 @@ describe("docker/compose.yaml", () => {
     expect([api.PORT, api.WORKERS, api.REDIS_URL]).toEqual([8123, 0, "redis://redis:6379/0"]);
     const worker = loadAgentRuntimeConfig(env("agent-runtime-worker"));
     expect(worker.DATABASE_URL).toBe(api.DATABASE_URL);
-    expect(worker.LANGGRAPH_CONFIG).toBe("/app/examples/langgraph.json");
+    expect(worker.LANGGRAPH_JSON).toBe("/app/examples/langgraph.json");
     // Overrides from the environment take effect.
     expect(
       interpolate(services["control-plane"].environment.BOOTSTRAP_API_KEY, { BOOTSTRAP_API_KEY: "k".repeat(20) }),

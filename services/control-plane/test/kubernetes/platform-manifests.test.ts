@@ -178,7 +178,7 @@ describe.each(VARIANTS)("docker/k8s/%s", (variant) => {
       const runtimeEnv = containerEnv(objects, runtime.spec.template.spec.containers[0], "default", secretSource);
       expect(runtimeEnv.DATABASE_URL).toMatch(/^postgres(ql)?:\/\//);
       expect(runtimeEnv.REDIS_URL).toMatch(/^redis:\/\//);
-      expect(runtimeEnv.LANGGRAPH_CONFIG).toBe("/app/examples/langgraph.json");
+      expect(runtimeEnv.LANGGRAPH_JSON).toBe("/app/examples/langgraph.json");
       if (name === "agent-runtime") expect(runtimeEnv.WORKERS).toBe("0");
     }
     const job = byKind(objects, "Job")[0];

@@ -327,7 +327,7 @@ describe("renderRevision mapping", () => {
     ]);
     expect(pod.containers[0].image).toBe("langgraph-platform/agent-runtime:0.1.0");
     expect(pod.containers[0].env).toContainEqual({
-      name: "LANGGRAPH_CONFIG",
+      name: "LANGGRAPH_JSON",
       value: "/project/src/agents/langgraph.json",
     });
     expect(pod.volumes).toEqual([{ name: "project", emptyDir: {} }]);

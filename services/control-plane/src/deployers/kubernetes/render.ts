@@ -188,7 +188,7 @@ function mainContainer(
   const volumeMounts = passthrough<K8s.V1VolumeMount>(spec.volume_mounts);
   if (input.workload.kind === "source") {
     env.push({
-      name: "LANGGRAPH_CONFIG",
+      name: "LANGGRAPH_JSON",
       value: `${PROJECT_DIR}/src/${input.workload.configPath.replace(/^\.?\/+/, "")}`,
     });
     volumeMounts.push({ name: "project", mountPath: PROJECT_DIR });

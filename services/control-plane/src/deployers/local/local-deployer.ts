@@ -39,7 +39,7 @@ export interface LocalDeployerOptions {
 }
 
 /** Variables the platform sets for a runtime; a secret cannot override them. */
-const RESERVED = new Set(["DATABASE_URL", "PORT", "HOST", "LANGGRAPH_CONFIG", "REDIS_URL"]);
+const RESERVED = new Set(["DATABASE_URL", "PORT", "HOST", "LANGGRAPH_JSON", "REDIS_URL"]);
 const BUILD_MARKER = ".lgp-build.json";
 
 /**
@@ -152,7 +152,7 @@ export class LocalDeployer implements Deployer {
       DATABASE_URL: this.databaseUrl(deployment.id),
       PORT: String(port),
       HOST: "127.0.0.1",
-      LANGGRAPH_CONFIG: build.artifact,
+      LANGGRAPH_JSON: build.artifact,
     });
     mkdirSync(revisionDir, { recursive: true });
     await this.processes.start({
