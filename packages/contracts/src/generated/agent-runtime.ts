@@ -312,7 +312,8 @@ export type paths = {
       };
       cookie?: never;
     };
-    get?: never;
+    /** Get a cron */
+    get: operations["getCron"];
     put?: never;
     post?: never;
     /** Delete a cron (its schedule stops) */
@@ -901,11 +902,14 @@ export type components = {
       config_schema?: unknown;
       context_schema?: unknown;
     };
-    /** @description Cron expression, interpreted in UTC: five fields (minute hour day month weekday), or six with a leading seconds field. */
+    /** @description Cron expression, read in the cron's timezone (UTC when it has none): five fields (minute hour day month weekday), or six with a leading seconds field. */
     CronSchedule: string;
+    /** @description IANA time zone the schedule is read in ("America/New_York"); an unknown zone is 422. Null or absent: UTC on create, unchanged on update. */
+    CronTimezone: string | null;
     CronCreate: {
       assistant_id: string;
       schedule: components["schemas"]["CronSchedule"];
+      timezone?: components["schemas"]["CronTimezone"];
       input?: unknown;
       metadata?: {
         [key: string]: unknown;
@@ -941,6 +945,7 @@ export type components = {
     };
     CronUpdate: {
       schedule?: components["schemas"]["CronSchedule"];
+      timezone?: components["schemas"]["CronTimezone"];
       /** Format: date-time */
       end_time?: string | null;
       input?: unknown;
@@ -988,6 +993,7 @@ export type components = {
         | "next_run_date"
         | "metadata"
         | "enabled"
+        | "timezone"
         | "now"
       )[];
     };
@@ -1008,6 +1014,8 @@ export type components = {
       /** Format: date-time */
       end_time: string | null;
       schedule: string;
+      /** @description IANA time zone the schedule is read in; null for UTC. */
+      timezone: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -1037,6 +1045,7 @@ export type components = {
       on_run_completed?: string | null;
       end_time?: string | null;
       schedule?: string;
+      timezone?: string | null;
       created_at?: string;
       updated_at?: string;
       payload?: {
@@ -1337,7 +1346,7 @@ export type components = {
         "application/json": components["schemas"]["ErrorDetail"];
       };
     };
-    /** @description The request conflicts with the current state. */
+    /** @description The request conflicts with the current state (a busy thread, or a graph that failed to load at start-up). */
     Conflict: {
       headers: {
         [name: string]: unknown;
@@ -1575,6 +1584,7 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -1631,6 +1641,7 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -1651,6 +1662,7 @@ export interface operations {
     responses: {
       200: components["responses"]["Subgraphs"];
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -1673,6 +1685,7 @@ export interface operations {
     responses: {
       200: components["responses"]["Subgraphs"];
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -1737,6 +1750,7 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -1763,6 +1777,7 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -1874,6 +1889,30 @@ export interface operations {
       422: components["responses"]["ValidationError"];
     };
   };
+  getCron: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        cron_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The cron. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Cron"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
   deleteCron: {
     parameters: {
       query?: never;
@@ -1939,6 +1978,7 @@ export interface operations {
     responses: {
       200: components["responses"]["RunEventStream"];
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -1966,6 +2006,7 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -2304,6 +2345,7 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -2332,6 +2374,7 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -2626,6 +2669,7 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -2690,6 +2734,7 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };
@@ -2717,6 +2762,7 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
     };
   };

@@ -21,6 +21,10 @@ export function cronsRouter(crons: CronService): Router {
     res.json(await crons.count(req.body ?? {}));
   });
 
+  router.get("/runs/crons/:cron_id", async (req, res) => {
+    res.json(await crons.get(req.params.cron_id));
+  });
+
   router.patch("/runs/crons/:cron_id", async (req, res) => {
     res.json(await crons.update(req.params.cron_id, req.body as CronUpdate));
   });

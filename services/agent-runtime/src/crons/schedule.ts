@@ -1,6 +1,15 @@
 import { CronExpressionParser } from "cron-parser";
 import { invalid } from "@lgp/server-kit";
 
+/** Checks an IANA zone name ("Europe/Paris"); a 422 at `loc` when the platform does not know it. */
+export function checkTimezone(timezone: string, loc: (string | number)[] = ["body", "timezone"]): void {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: timezone });
+  } catch {
+    throw invalid(loc, `"${timezone}" is not an IANA time zone (e.g. "America/New_York")`);
+  }
+}
+
 /** Checks a cron expression (5 fields, or 6 with seconds first); a 422 names what is wrong. */
 export function checkSchedule(schedule: string): void {
   const fields = schedule.trim().split(/\s+/).length;
@@ -17,11 +26,14 @@ export function checkSchedule(schedule: string): void {
   }
 }
 
-/** The first tick strictly after `after` (UTC), or null when there is none before `endTime`. */
-export function nextTick(schedule: string, after: Date, endTime?: Date | null): Date | null {
+/**
+ * The first tick strictly after `after`, the schedule read in `timezone` (UTC when null), or null
+ * when there is none before `endTime`.
+ */
+export function nextTick(schedule: string, after: Date, endTime?: Date | null, timezone?: string | null): Date | null {
   try {
     const expression = CronExpressionParser.parse(schedule, {
-      tz: "UTC",
+      tz: timezone ?? "UTC",
       currentDate: after,
       ...(endTime ? { endDate: endTime } : {}),
     });

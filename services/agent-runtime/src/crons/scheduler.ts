@@ -10,6 +10,8 @@ import { nextTick } from "./schedule";
 export interface ScheduledCron {
   cronId: string;
   schedule: string;
+  /** IANA zone the schedule is read in; null for UTC. */
+  timezone: string | null;
   endTime: Date | null;
 }
 
@@ -53,7 +55,7 @@ export class RedisCronScheduler implements CronScheduler {
   async upsert(cron: ScheduledCron): Promise<void> {
     await this.queue.upsertJobScheduler(
       cron.cronId,
-      { pattern: cron.schedule, tz: "UTC", ...(cron.endTime ? { endDate: cron.endTime } : {}) },
+      { pattern: cron.schedule, tz: cron.timezone ?? "UTC", ...(cron.endTime ? { endDate: cron.endTime } : {}) },
       { name: "cron", data: { cronId: cron.cronId }, opts: { removeOnComplete: true, removeOnFail: 100 } },
     );
   }
@@ -138,7 +140,7 @@ export class MemoryCronScheduler implements CronScheduler {
     if (!entry || !this.handler || this.closed) return;
     // Never before the last tick fired: a timer that wakes a little early must not fire it twice.
     const after = new Date(Math.max(Date.now(), entry.last ?? 0));
-    const tick = nextTick(entry.schedule, after, entry.endTime);
+    const tick = nextTick(entry.schedule, after, entry.endTime, entry.timezone);
     if (!tick) return;
     const wait = tick.getTime() - Date.now();
     entry.timer = setTimeout(

@@ -9,7 +9,7 @@ import type { RunCreate, RunService } from "../runs/service";
 import type { StatelessRunService } from "../stateless/service";
 import type { ThreadRepository } from "../threads/repository";
 import type { CronRepository, CronRow, CronSortBy } from "./repository";
-import { checkSchedule, nextTick } from "./schedule";
+import { checkSchedule, checkTimezone, nextTick } from "./schedule";
 import type { CronScheduler, ScheduledCron } from "./scheduler";
 
 type Schemas = AgentRuntime.components["schemas"];
@@ -41,6 +41,7 @@ export function toCron(row: CronRow): Cron {
     on_run_completed: (row.onRunCompleted as Cron["on_run_completed"]) ?? null,
     end_time: row.endTime?.toISOString() ?? null,
     schedule: row.schedule,
+    timezone: row.timezone,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     payload: row.payload as Record<string, unknown>,
@@ -54,6 +55,7 @@ export function toCron(row: CronRow): Cron {
 const scheduled = (row: CronRow): ScheduledCron => ({
   cronId: row.cronId,
   schedule: row.schedule,
+  timezone: row.timezone,
   endTime: row.endTime,
 });
 
@@ -74,6 +76,8 @@ export class CronService {
   async create(threadId: string | null, body: CronCreate): Promise<Cron> {
     const { repository, assistants, threads } = this.deps;
     checkSchedule(body.schedule);
+    const timezone = body.timezone ?? null;
+    if (timezone) checkTimezone(timezone);
     const assistant = await assistants.resolve(body.assistant_id);
     if (threadId && !(await threads.find(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
     const endTime = body.end_time ? new Date(body.end_time) : null;
@@ -85,12 +89,13 @@ export class CronService {
       assistantId: assistant.assistant_id,
       threadId,
       schedule: body.schedule,
+      timezone,
       payload: payload as object,
       metadata: (body.metadata ?? {}) as object,
       enabled,
       onRunCompleted: threadId ? null : (body.on_run_completed ?? "delete"),
       endTime,
-      nextRunDate: enabled ? nextTick(body.schedule, new Date(), endTime) : null,
+      nextRunDate: enabled ? nextTick(body.schedule, new Date(), endTime, timezone) : null,
     });
     if (!row) throw new NotFoundError(`Thread "${threadId}" not found`);
     await this.sync(row);
@@ -99,8 +104,10 @@ export class CronService {
 
   async update(cronId: string, body: CronUpdate): Promise<Cron> {
     const { repository } = this.deps;
-    const current = await this.get(cronId);
+    const current = await this.require(cronId);
     if (body.schedule !== undefined) checkSchedule(body.schedule);
+    // null, like an absent field, keeps the zone (tolerant of clients that send every field).
+    if (body.timezone) checkTimezone(body.timezone);
     if (body.on_run_completed !== undefined && current.threadId) {
       throw invalid(["body", "on_run_completed"], "on_run_completed applies to stateless crons only");
     }
@@ -110,20 +117,26 @@ export class CronService {
     }
     if (body.metadata !== undefined) payload.metadata = body.metadata;
     const schedule = body.schedule ?? current.schedule;
+    const timezone = body.timezone ?? current.timezone;
     const endTime = body.end_time === undefined ? current.endTime : body.end_time ? new Date(body.end_time) : null;
     const enabled = body.enabled ?? current.enabled;
     const row = await repository.update(cronId, {
       schedule,
+      timezone,
       endTime,
       enabled,
       payload: payload as object,
       ...(body.metadata !== undefined ? { metadata: body.metadata as object } : {}),
       ...(body.on_run_completed !== undefined ? { onRunCompleted: body.on_run_completed } : {}),
-      nextRunDate: enabled ? nextTick(schedule, new Date(), endTime) : null,
+      nextRunDate: enabled ? nextTick(schedule, new Date(), endTime, timezone) : null,
     });
     if (!row) throw new NotFoundError(`Cron "${cronId}" not found`);
     await this.sync(row);
     return toCron(row);
+  }
+
+  async get(cronId: string): Promise<Cron> {
+    return toCron(await this.require(cronId));
   }
 
   async delete(cronId: string): Promise<void> {
@@ -179,7 +192,7 @@ export class CronService {
     } finally {
       await repository.setNextRunDate(
         cronId,
-        nextTick(row.schedule, new Date(Math.max(Date.now(), tickAt.getTime())), row.endTime),
+        nextTick(row.schedule, new Date(Math.max(Date.now(), tickAt.getTime())), row.endTime, row.timezone),
       );
     }
   }
@@ -190,7 +203,7 @@ export class CronService {
     await this.deps.scheduler.start((cronId, tickAt) => this.fire(cronId, tickAt), rows.map(scheduled));
   }
 
-  private async get(cronId: string): Promise<CronRow> {
+  private async require(cronId: string): Promise<CronRow> {
     const row = await this.deps.repository.find(cronId);
     if (!row) throw new NotFoundError(`Cron "${cronId}" not found`);
     return row;

@@ -1,7 +1,7 @@
 // Crons through the official client: the API (create, search, count, update, delete), ticks
 // creating runs (thread and stateless) in the embedded scheduler, and BullMQ job schedulers with
 // two worker processes never firing one tick twice.
-import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
+import { Client1, createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { randomPrefix, startRuntime, startTestRuntime, type RunningRuntime } from "../support/harness";
 import { Receiver } from "../webhooks/receiver";
 
@@ -89,6 +89,46 @@ describe("crons (embedded scheduler)", () => {
     await expect(rt.client.crons.update("00000000-0000-4000-8000-000000000000", { enabled: false })).rejects.toThrow(
       /HTTP 404/,
     );
+  });
+
+  test("get a cron; 404 once it is gone", async () => {
+    const cron = await rt.client.crons.create("agent", { schedule: "0 0 1 1 *" });
+    const response = await fetch(`${rt.url}/runs/crons/${cron.cron_id}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(cron);
+    await rt.client.crons.delete(cron.cron_id);
+    expect((await fetch(`${rt.url}/runs/crons/${cron.cron_id}`)).status).toBe(404);
+  });
+
+  test("the schedule is read in the cron's timezone (SDK 1.x sends one); an unknown zone is 422", async () => {
+    // SDK 2.0.0 has no timezone field: the newest 1.x line sends it.
+    const client = new Client1({ apiUrl: rt.url, callerOptions: { maxRetries: 0 } });
+    const tokyo = await client.crons.create("agent", { schedule: "0 9 * * *", timezone: "Asia/Tokyo" });
+    expect(tokyo.timezone).toBe("Asia/Tokyo");
+    expect(new Date(tokyo.next_run_date!).getUTCHours()).toBe(0); // 09:00 in Tokyo (UTC+9)
+    const moved = await client.crons.update(tokyo.cron_id, { timezone: "Asia/Kolkata" });
+    expect(moved.timezone).toBe("Asia/Kolkata");
+    expect(new Date(moved.next_run_date!).toISOString()).toMatch(/T03:30:00/); // 09:00 in Kolkata (UTC+5:30)
+    await expect(client.crons.create("agent", { schedule: "0 9 * * *", timezone: "Mars/Olympus" })).rejects.toThrow(
+      /HTTP 422/,
+    );
+    await expect(client.crons.update(tokyo.cron_id, { timezone: "UTC+99" })).rejects.toThrow(/HTTP 422/);
+    await client.crons.delete(tokyo.cron_id);
+
+    // Ticks too: every second of the hour it is (3 s from now) in Kolkata, an hour UTC never is then.
+    const hour = Number(
+      new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Kolkata", hour: "2-digit", hourCycle: "h23" }).format(
+        Date.now() + 3000,
+      ),
+    );
+    const thread = await client.threads.create();
+    const ticking = await client.crons.createForThread(thread.thread_id, "agent", {
+      schedule: `* * ${hour} * * *`,
+      timezone: "Asia/Kolkata",
+      input: say("kolkata"),
+    });
+    await eventually(async () => (await cronRuns(rt, thread.thread_id, ticking.cron_id)).length >= 1);
+    await client.crons.delete(ticking.cron_id);
   });
 
   test("deleting a thread deletes its crons", async () => {
