@@ -70,7 +70,10 @@ export class AssistantService {
       : this.graphs.has(idOrGraph)
         ? defaultAssistantId(idOrGraph)
         : null;
-    if (!assistantId) throw new NotFoundError(`Assistant "${idOrGraph}" not found`);
+    if (!assistantId)
+      throw new NotFoundError(
+        `No assistant found for "${idOrGraph}". Make sure the assistant ID is for a valid assistant or a valid graph ID.`,
+      );
     if (options.cached) {
       const hit = this.cache.get(assistantId);
       if (hit && Date.now() - hit.at < 1000) return hit.row;

@@ -2,21 +2,11 @@
 // (`{type, content, id, ...}`) instead of their `lc` constructor form.
 import { isBaseMessage, type BaseMessage } from "@langchain/core/messages";
 
+// As the official JS server writes them: the message's own fields and its type, nothing filled in
+// (its suite compares message dicts exactly: no `name: null` or `example: false` added).
 function messageToDict(message: BaseMessage): Record<string, unknown> {
   const { type, data } = message.toDict();
-  const base: Record<string, unknown> = {
-    content: "",
-    additional_kwargs: {},
-    response_metadata: {},
-    type,
-    name: null,
-    id: null,
-    example: false,
-  };
-  if (type === "ai") Object.assign(base, { tool_calls: [], invalid_tool_calls: [], usage_metadata: null });
-  for (const [key, value] of Object.entries(data)) if (value !== undefined) base[key] = value;
-  base.type = type;
-  return base;
+  return { ...data, type };
 }
 
 function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {

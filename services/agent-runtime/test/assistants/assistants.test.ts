@@ -157,7 +157,10 @@ describe("assistants through the official client", () => {
 
   test("errors: unknown ids 404, unknown graph 404, malformed bodies 422, all {detail}", async () => {
     await expect(rt.client.assistants.get(randomUUID())).rejects.toThrow(/HTTP 404/);
-    await expect(rt.client.assistants.get("no-such-graph")).rejects.toThrow(/HTTP 404/);
+    // The official server's wording, which its clients and tests match on.
+    await expect(rt.client.assistants.get("no-such-graph")).rejects.toThrow(
+      /HTTP 404: .*No assistant found for \\"no-such-graph\\"/,
+    );
     await expect(rt.client.assistants.create({ graphId: "no-such-graph" })).rejects.toThrow(/HTTP 404/);
     for (const [path, body] of [
       ["/assistants", {}],
