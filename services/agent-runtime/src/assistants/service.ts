@@ -1,5 +1,6 @@
 // Assistants: versioned configurations of the deployment's graphs. A graph id stands for the
 // graph's default assistant (created at start-up with a uuid5 id).
+import type { RunnableConfig } from "@langchain/core/runnables";
 import type { AgentRuntime } from "@lgp/contracts";
 import { ConflictError, NotFoundError } from "@lgp/server-kit";
 import { defaultAssistantId, isUuid } from "../common/ids";
@@ -181,15 +182,20 @@ export class AssistantService {
     return current.assistant_id;
   }
 
+  /** The assistant's graph, a factory called with the assistant's config as the official server does. */
+  private graphOf(assistant: { graph_id: string; config: Record<string, unknown> }) {
+    return this.graphs.get(assistant.graph_id, assistant.config as RunnableConfig, { access: "assistants.read" });
+  }
+
   async graph(idOrGraph: string, xray?: boolean | number): Promise<{ nodes: object[]; edges: object[] }> {
     const assistant = await this.resolve(idOrGraph);
-    const graph = await this.graphs.get(assistant.graph_id, { configurable: { ...assistant.config } });
+    const graph = await this.graphOf(assistant);
     return drawGraph(graph, xray);
   }
 
   async schemas(idOrGraph: string): Promise<Record<string, unknown>> {
     const assistant = await this.resolve(idOrGraph);
-    const graph = await this.graphs.get(assistant.graph_id, { configurable: { ...assistant.config } });
+    const graph = await this.graphOf(assistant);
     return graphSchemas(assistant.graph_id, graph);
   }
 
@@ -199,7 +205,7 @@ export class AssistantService {
     options: { namespace?: string; recurse?: boolean },
   ): Promise<Record<string, Record<string, unknown>>> {
     const assistant = await this.resolve(idOrGraph);
-    const graph = await this.graphs.get(assistant.graph_id, { configurable: { ...assistant.config } });
+    const graph = await this.graphOf(assistant);
     return subgraphSchemas(graph, options);
   }
 }

@@ -75,6 +75,17 @@ test("a factory graph's thread keeps the run's config: its state can be updated 
   });
 });
 
+test("a factory graph's views (graph, schemas) are built from the assistant's own config", async () => {
+  const { client } = running;
+  const assistant = await client.assistants.create({
+    graphId: "dynamic",
+    config: { configurable: { nodeName: "reviewer" } },
+  });
+  const drawn = await client.assistants.getGraph(assistant.assistant_id);
+  expect(drawn.nodes.map((node) => node.id)).toContain("reviewer");
+  expect(drawn.nodes.map((node) => node.id)).not.toContain("assistant");
+});
+
 test("LANGGRAPH_STRICT_GRAPHS=true: the broken graph stops start-up", async () => {
   const database = await createTestDatabase("agent-runtime");
   try {
