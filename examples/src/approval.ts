@@ -3,6 +3,7 @@
 // or `revise` runs.
 import { AIMessage } from "@langchain/core/messages";
 import { Annotation, MessagesAnnotation, StateGraph, interrupt } from "@langchain/langgraph";
+import { textOf } from "./text";
 
 const ApprovalState = Annotation.Root({
   ...MessagesAnnotation.spec,
@@ -14,8 +15,7 @@ const ApprovalState = Annotation.Root({
 export const graph = new StateGraph(ApprovalState)
   .addNode("propose", (state) => {
     const last = state.messages.at(-1);
-    const text = typeof last?.content === "string" ? last.content : "";
-    return { draft: `proposal: ${text}`, steps: ["propose"] };
+    return { draft: `proposal: ${textOf(last?.content)}`, steps: ["propose"] };
   })
   .addNode("review", (state) => {
     const answer = interrupt<{ question: string; draft: string }, { approved?: boolean; note?: string }>({

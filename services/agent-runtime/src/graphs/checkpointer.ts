@@ -8,13 +8,20 @@ type PutArgs = Parameters<PostgresSaver["put"]>;
 type PostgresSaverOptions = NonNullable<ConstructorParameters<typeof PostgresSaver>[2]>;
 type PutWritesArgs = Parameters<PostgresSaver["putWrites"]>;
 
+/** Configurable keys that address the checkpoint rather than describe it. */
+const NOT_METADATA = new Set(["checkpoint_ns", "checkpoint_id", "checkpoint_map", "thread_id", "run_id"]);
+
+/** JSON scalars only (configurable may also carry callbacks, stores, functions, objects). */
+const isPlain = (value: unknown): boolean => value === null || ["string", "number", "boolean"].includes(typeof value);
+
 const bytes = (value: Uint8Array | undefined): Buffer | null =>
   value ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null;
 
 /**
  * The official PostgreSQL saver (same tables, same reads), with two changes:
- * - every checkpoint's metadata records the run (and its graph and assistant), as the hosted
- *   server does: history can be filtered by run, and a rolled-back run's checkpoints found;
+ * - every checkpoint's metadata records the run's config keys and metadata (run id, graph,
+ *   assistant, the run's own `metadata`), as the official server does: history can be filtered by
+ *   them, and a rolled-back run's checkpoints found;
  * - a checkpoint (its blobs and row) and a task's writes are each stored with ONE statement
  *   (multi-row inserts from arrays) instead of a transaction of one statement per row: atomic
  *   all the same, and a round trip instead of several on the hottest path of every run.
@@ -39,14 +46,18 @@ export class RuntimeCheckpointer extends PostgresSaver {
   override async put(config: RunnableConfig, checkpoint: PutArgs[1], metadata: PutArgs[2], newVersions: PutArgs[3]) {
     const configurable = config.configurable ?? {};
     if (config.configurable === undefined) throw new Error(`Missing "configurable" field in "config" param`);
+    // As the official server: the config's own keys (not internal ones, not the checkpoint's
+    // address), then the run's metadata (run id, thread, assistant, the run's `metadata`), then
+    // what the loop wrote (source, step, parents).
     const extra: Record<string, unknown> = {};
-    for (const key of ["run_id", "graph_id", "assistant_id"] as const) {
-      if (typeof configurable[key] === "string") extra[key] = configurable[key];
+    for (const [key, value] of Object.entries(configurable)) {
+      if (!key.startsWith("__") && !NOT_METADATA.has(key) && isPlain(value)) extra[key] = value;
     }
+    Object.assign(extra, config.metadata);
     const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: parentId } = configurable;
     const [blobs, serializedMetadata] = await Promise.all([
       this._dumpBlobs(threadId, checkpointNs, checkpoint.channel_values, newVersions),
-      this._dumpMetadata({ ...metadata, ...extra } as PutArgs[2]),
+      this._dumpMetadata({ ...extra, ...metadata } as PutArgs[2]),
     ]);
     await this.connections.query(
       prepared(

@@ -102,7 +102,9 @@ export class MemoryEventLog implements EventLog {
 
   async *read(runId: string, options: { after?: string; signal?: AbortSignal }): AsyncIterable<RunEvent> {
     const log = this.log(runId);
-    let next = options.after ? Number(options.after) || 0 : 0;
+    // Ids are 1, 2, ...; anything else ("-1", "-", "0-0": "from the start" to other clients) replays all.
+    const after = Number(options.after);
+    let next = Number.isInteger(after) && after > 0 ? after : 0;
     while (!options.signal?.aborted) {
       while (next < log.events.length) {
         yield log.events[next];

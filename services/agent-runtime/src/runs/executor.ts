@@ -136,12 +136,13 @@ export class RunExecutor {
         for (const event of mapper.map(chunk, subgraphs)) await events.append(run.run_id, event.event, event.data);
       };
       if (kwargs.stream_mode.includes("events")) {
-        // `events`: LangChain's event stream, each as an `events` event; the graph's own stream
-        // chunks ride in it as the root run's `on_chain_stream` events.
-        const rootRunId = crypto.randomUUID();
-        for await (const event of graph.streamEvents(input, { ...options, runId: rootRunId, version: "v2" })) {
-          await events.append(run.run_id, "events", serialize(event));
-          if (event.event === "on_chain_stream" && event.run_id === rootRunId) await handle(event.data?.chunk);
+        // `events`: LangChain's event stream, each as an `events` event. The graph's own stream
+        // chunks ride in it as the root run's `on_chain_stream` events: those go out as their
+        // modes' events only (as on the official server), and hidden steps not at all.
+        for await (const event of graph.streamEvents(input, { ...options, runId: run.run_id, version: "v2" })) {
+          if (event.event === "on_chain_stream" && event.run_id === run.run_id) await handle(event.data?.chunk);
+          else if (!event.tags?.includes("langsmith:hidden"))
+            await events.append(run.run_id, "events", serialize(event));
         }
       } else {
         for await (const chunk of await graph.stream(input, options)) await handle(chunk);
