@@ -48,6 +48,8 @@ export const agentRuntimeEnv = z.object({
   RUN_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** Interval of the `: heartbeat` comments on event streams (the official client's reconnect watchdog needs them). */
   STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** How often expired threads (a `ttl` set on create or update) are swept: deleted, or pruned to their latest checkpoint. */
+  THREAD_TTL_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   /** Webhook calls per run end, the first included; failures (network, 408, 429, 5xx) are retried. */
   WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   /** Delay before the first webhook retry; doubled for each further one. */

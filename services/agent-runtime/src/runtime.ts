@@ -163,10 +163,12 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     });
     const storeRepository = new StoreRepository(db);
     let storeSweeper: NodeJS.Timeout | undefined;
+    let threadSweeper: NodeJS.Timeout | undefined;
     closers.unshift(
       () => cronScheduler.close(),
       () => webhooks.close(),
       async () => clearInterval(storeSweeper),
+      async () => clearInterval(threadSweeper),
     );
     // After the queue has let its last runs finish, before the database closes (the last two).
     closers.splice(closers.length - 2, 0, () => temporaryThreads.drain());
@@ -198,6 +200,17 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
           void storeRepository.sweepExpired().catch((error) => logger.warn({ err: error }, "store sweep failed"));
         }, STORE_SWEEP_MS);
         storeSweeper.unref();
+        // Expired threads go through ThreadService, as DELETE does: their active runs stop first.
+        let sweeping = false; // one sweep at a time, however short the interval
+        threadSweeper ??= setInterval(() => {
+          if (sweeping) return;
+          sweeping = true;
+          void threads
+            .sweepExpired()
+            .catch((error) => logger.warn({ err: error }, "thread TTL sweep failed"))
+            .finally(() => (sweeping = false));
+        }, config.THREAD_TTL_SWEEP_MS);
+        threadSweeper.unref();
         sweeper ??= setInterval(() => {
           void runRepository
             .orphans(ORPHAN_SWEEP_MS)

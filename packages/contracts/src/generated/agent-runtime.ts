@@ -445,6 +445,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/threads/prune": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Delete threads, or keep only their latest checkpoint
+     * @description `delete` deletes each thread as DELETE /threads/{id} does (its active runs stop, its runs and checkpoints go); `keep_latest` keeps each thread and its latest state, deleting its older checkpoints. Ids of threads that do not exist are skipped.
+     */
+    post: operations["pruneThreads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/threads/search": {
     parameters: {
       query?: never;
@@ -479,7 +499,7 @@ export type paths = {
     delete: operations["deleteThread"];
     options?: never;
     head?: never;
-    /** Merge metadata into a thread */
+    /** Merge metadata into a thread; a `ttl` sets its expiry anew (from now) */
     patch: operations["updateThread"];
     trace?: never;
   };
@@ -1229,7 +1249,24 @@ export type components = {
        */
       if_exists: "raise" | "do_nothing";
       supersteps?: components["schemas"]["Superstep"][];
-      ttl?: unknown;
+      ttl?: components["schemas"]["ThreadTtl"];
+    };
+    /** @description When the thread expires: `ttl` minutes from now (a bare number is the same with `delete`). Once expired, a sweeper applies `strategy`: `delete` (default) deletes the thread as DELETE does, `keep_latest` keeps it with its latest checkpoint only. Null: no change. */
+    ThreadTtl:
+      | number
+      | {
+          /** @enum {string|null} */
+          strategy?: "delete" | "keep_latest" | null;
+          ttl: number;
+        }
+      | null;
+    ThreadPrune: {
+      thread_ids: string[];
+      /**
+       * @default delete
+       * @enum {string|null}
+       */
+      strategy: "delete" | "keep_latest" | null;
     };
     ThreadSearch: {
       metadata?: {
@@ -2189,6 +2226,33 @@ export interface operations {
       422: components["responses"]["ValidationError"];
     };
   };
+  pruneThreads: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThreadPrune"];
+      };
+    };
+    responses: {
+      /** @description How many threads were pruned. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            pruned_count: number;
+          };
+        };
+      };
+      422: components["responses"]["ValidationError"];
+    };
+  };
   searchThreads: {
     parameters: {
       query?: never;
@@ -2279,7 +2343,7 @@ export interface operations {
           metadata?: {
             [key: string]: unknown;
           };
-          ttl?: unknown;
+          ttl?: components["schemas"]["ThreadTtl"];
         };
       };
     };

@@ -36,6 +36,35 @@ export class CheckpointTables {
     ]);
   }
 
+  /**
+   * Keeps only the latest checkpoint of each namespace of a thread (its current state): older
+   * checkpoints go, with their pending writes and the blobs no kept checkpoint refers to. The kept
+   * checkpoints lose their parent, which no longer exists.
+   */
+  async keepLatest(threadId: string): Promise<void> {
+    await this.db.$transaction([
+      this.db.$executeRaw`
+        DELETE FROM ${table("checkpoints")} c
+        WHERE c.thread_id = ${threadId} AND c.checkpoint_id < (
+          SELECT max(l.checkpoint_id) FROM ${table("checkpoints")} l
+          WHERE l.thread_id = c.thread_id AND l.checkpoint_ns = c.checkpoint_ns)`,
+      this.db.$executeRaw`
+        DELETE FROM ${table("checkpoint_writes")} w
+        WHERE w.thread_id = ${threadId} AND NOT EXISTS (
+          SELECT 1 FROM ${table("checkpoints")} c
+          WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = w.checkpoint_ns AND c.checkpoint_id = w.checkpoint_id)`,
+      this.db.$executeRaw`
+        DELETE FROM ${table("checkpoint_blobs")} b
+        WHERE b.thread_id = ${threadId} AND NOT EXISTS (
+          SELECT 1 FROM ${table("checkpoints")} c
+          WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns
+            AND c.checkpoint->'channel_versions'->>b.channel = b.version)`,
+      this.db.$executeRaw`
+        UPDATE ${table("checkpoints")} SET parent_checkpoint_id = NULL
+        WHERE thread_id = ${threadId} AND parent_checkpoint_id IS NOT NULL`,
+    ]);
+  }
+
   /** Whether a run has written a checkpoint (so a new attempt resumes instead of restarting). */
   async hasRunCheckpoint(threadId: string, runId: string): Promise<boolean> {
     const rows = await this.db.$queryRaw<{ n: number }[]>`

@@ -1,6 +1,7 @@
 // Thread rows. `values`/`interrupts` mirror the latest checkpoint so search can filter on them.
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db";
+import type { PruneStrategy, ThreadExpiry } from "./ttl";
 
 export type ThreadStatus = "idle" | "busy" | "interrupted" | "error";
 
@@ -13,6 +14,9 @@ export interface ThreadRow {
   interrupts: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
+  /** Set by a `ttl`: once past, the sweeper applies `ttl_strategy`. */
+  expires_at: Date | null;
+  ttl_strategy: PruneStrategy | null;
 }
 
 export interface ThreadFilter {
@@ -62,20 +66,36 @@ export class ThreadRepository {
     config?: object;
     status?: ThreadStatus;
     values?: object | null;
+    expiry?: ThreadExpiry;
   }): Promise<ThreadRow | undefined> {
     const rows = await this.db.$queryRaw<ThreadRow[]>`
-      INSERT INTO threads (thread_id, metadata, config, status, "values")
+      INSERT INTO threads (thread_id, metadata, config, status, "values", expires_at, ttl_strategy)
       VALUES (${thread.threadId}::uuid, ${JSON.stringify(thread.metadata)}::jsonb, ${JSON.stringify(thread.config ?? {})}::jsonb,
-              ${thread.status ?? "idle"}, ${thread.values == null ? null : JSON.stringify(thread.values)}::jsonb)
+              ${thread.status ?? "idle"}, ${thread.values == null ? null : JSON.stringify(thread.values)}::jsonb,
+              ${thread.expiry?.expiresAt ?? null}::timestamptz, ${thread.expiry?.strategy ?? null})
       ON CONFLICT (thread_id) DO NOTHING RETURNING *`;
     return rows[0];
   }
 
-  async mergeMetadata(threadId: string, metadata: object): Promise<ThreadRow | undefined> {
+  /** Merges metadata and, when an expiry is given, replaces the thread's expiry. */
+  async update(threadId: string, metadata: object, expiry?: ThreadExpiry): Promise<ThreadRow | undefined> {
     const rows = await this.db.$queryRaw<ThreadRow[]>`
-      UPDATE threads SET metadata = metadata || ${JSON.stringify(metadata)}::jsonb, updated_at = now()
+      UPDATE threads SET metadata = metadata || ${JSON.stringify(metadata)}::jsonb, updated_at = now(),
+        expires_at = CASE WHEN ${!!expiry} THEN ${expiry?.expiresAt ?? null}::timestamptz ELSE expires_at END,
+        ttl_strategy = CASE WHEN ${!!expiry} THEN ${expiry?.strategy ?? null} ELSE ttl_strategy END
       WHERE thread_id = ${threadId}::uuid RETURNING *`;
     return rows[0];
+  }
+
+  /** Threads whose expiry has passed, the longest expired first. */
+  async expired(limit: number): Promise<{ thread_id: string; ttl_strategy: PruneStrategy | null }[]> {
+    return this.db.$queryRaw`
+      SELECT thread_id, ttl_strategy FROM threads WHERE expires_at <= now() ORDER BY expires_at LIMIT ${limit}`;
+  }
+
+  async clearExpiry(threadId: string): Promise<void> {
+    await this.db.$executeRaw`
+      UPDATE threads SET expires_at = NULL, ttl_strategy = NULL WHERE thread_id = ${threadId}::uuid`;
   }
 
   /** Records the latest state (after a state update or a run). */

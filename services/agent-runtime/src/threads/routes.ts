@@ -13,6 +13,9 @@ export function threadsRouter(threads: ThreadService): Router {
     if (next !== null) res.setHeader("X-Pagination-Next", String(next));
     res.json(items);
   });
+  router.post("/threads/prune", async (req, res) => {
+    res.json(await threads.prune(req.body.thread_ids, req.body.strategy ?? undefined));
+  });
   router.post("/threads/count", async (req, res) => {
     res.json(await threads.count(req.body ?? {}));
   });
@@ -20,7 +23,7 @@ export function threadsRouter(threads: ThreadService): Router {
     res.json(await threads.get(req.params.thread_id));
   });
   router.patch("/threads/:thread_id", async (req, res) => {
-    res.json(await threads.update(req.params.thread_id, req.body?.metadata));
+    res.json(await threads.update(req.params.thread_id, req.body?.metadata, req.body?.ttl));
   });
   router.delete("/threads/:thread_id", async (req, res) => {
     await threads.delete(req.params.thread_id);

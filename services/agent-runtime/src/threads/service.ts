@@ -6,6 +6,7 @@ import type { GraphRegistry } from "../graphs/registry";
 import type { CheckpointTables } from "./checkpoints";
 import type { ThreadFilter, ThreadRepository, ThreadRow, ThreadSortBy, ThreadStatus } from "./repository";
 import { emptyState, interruptsOf, toThreadState, type ThreadState } from "./state";
+import { expiryOf, type PruneStrategy, type ThreadTtl } from "./ttl";
 
 type Schemas = AgentRuntime.components["schemas"];
 export type Thread = Schemas["Thread"];
@@ -81,7 +82,7 @@ export class ThreadService {
     if (body.supersteps?.length && !graphId) {
       throw invalid(["body", "metadata", "graph_id"], "supersteps need metadata.graph_id to name the thread's graph");
     }
-    const row = await this.repository.insert({ threadId, metadata });
+    const row = await this.repository.insert({ threadId, metadata, expiry: expiryOf(body.ttl) });
     if (!row) {
       if (body.if_exists === "do_nothing") return toThread(await this.require(threadId));
       throw new ConflictError(`Thread "${threadId}" already exists`);
@@ -110,8 +111,9 @@ export class ThreadService {
     return toThread(await this.require(threadId));
   }
 
-  async update(threadId: string, metadata: object | undefined): Promise<Thread> {
-    const row = await this.repository.mergeMetadata(threadId, metadata ?? {});
+  /** Merges metadata; a `ttl` sets the thread's expiry anew, from now. */
+  async update(threadId: string, metadata: object | undefined, ttl?: ThreadTtl): Promise<Thread> {
+    const row = await this.repository.update(threadId, metadata ?? {}, expiryOf(ttl));
     if (!row) throw new NotFoundError(`Thread "${threadId}" not found`);
     return toThread(row);
   }
@@ -121,6 +123,46 @@ export class ThreadService {
     if (!(await this.repository.delete(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
     await this.checkpoints.deleteThread(threadId);
     for (const listener of this.deletedListeners) listener(threadId);
+  }
+
+  /**
+   * `delete`: deletes each thread as `delete` does (its active runs stop); `keep_latest`: keeps
+   * each thread with its latest checkpoint only. Threads that do not exist are skipped.
+   */
+  async prune(threadIds: string[], strategy: PruneStrategy = "delete"): Promise<{ pruned_count: number }> {
+    let pruned = 0;
+    for (const threadId of new Set(threadIds.map((id) => id.toLowerCase()))) {
+      if (await this.pruneOne(threadId, strategy)) pruned++;
+    }
+    return { pruned_count: pruned };
+  }
+
+  private async pruneOne(threadId: string, strategy: PruneStrategy): Promise<boolean> {
+    if (strategy === "keep_latest") {
+      if (!(await this.repository.find(threadId))) return false;
+      await this.checkpoints.keepLatest(threadId);
+      return true;
+    }
+    try {
+      await this.delete(threadId);
+      return true;
+    } catch (error) {
+      if (error instanceof NotFoundError) return false; // deleted meanwhile (another sweeper, a user)
+      throw error;
+    }
+  }
+
+  /**
+   * Applies the TTL strategy of up to `limit` expired threads (the sweeper calls it); a thread kept
+   * with `keep_latest` has no expiry afterwards. How many were swept.
+   */
+  async sweepExpired(limit = 100): Promise<number> {
+    const expired = await this.repository.expired(limit);
+    for (const { thread_id: threadId, ttl_strategy: strategy } of expired) {
+      await this.pruneOne(threadId, strategy ?? "delete");
+      if (strategy === "keep_latest") await this.repository.clearExpiry(threadId);
+    }
+    return expired.length;
   }
 
   /** Called before a thread is deleted through this service (its active runs are stopped). */
@@ -238,14 +280,10 @@ export class ThreadService {
     if (!graph) return;
     const snapshot = await graph.getState(this.configFor(threadId));
     const interrupts = interruptsOf(snapshot);
-    // An interrupted thread stays so while it has steps to resume (an update while stopped before
-    // a node leaves `next` as it was).
-    const stopped =
-      Object.keys(interrupts).length > 0 || (row.status === "interrupted" && (snapshot.next?.length ?? 0) > 0);
     await this.repository.setState(threadId, {
       values: toPlain(snapshot.values ?? {}),
       interrupts,
-      status: status ?? (row.status === "busy" ? undefined : stopped ? "interrupted" : "idle"),
+      status: status ?? (row.status === "busy" ? undefined : Object.keys(interrupts).length ? "interrupted" : "idle"),
     });
   }
 
