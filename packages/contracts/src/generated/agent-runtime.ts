@@ -2665,7 +2665,10 @@ export interface operations {
   };
   joinRun: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The run is cancelled when the client leaves before it ends (SDK 1.7.3+ sends it). */
+        cancel_on_disconnect?: components["schemas"]["QueryFlag"];
+      };
       header?: never;
       path: {
         thread_id: components["parameters"]["ThreadIdPath"];

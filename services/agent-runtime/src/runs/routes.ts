@@ -101,7 +101,14 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
 
   router.get("/threads/:thread_id/runs/:run_id/join", async (req, res) => {
     const controller = new AbortController();
-    res.on("close", () => controller.abort());
+    const cancelOnDisconnect = flag(req.query.cancel_on_disconnect);
+    res.on("close", () => {
+      controller.abort();
+      // Closed before the answer was written: the client left while the run went on.
+      if (cancelOnDisconnect && !res.writableFinished) {
+        void runs.cancel(req.params.thread_id, req.params.run_id).catch(() => undefined);
+      }
+    });
     const outcome = await runs.join(req.params.thread_id, req.params.run_id, controller.signal);
     if (!controller.signal.aborted) res.json(outcome.values);
   });
