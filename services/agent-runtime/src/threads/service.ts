@@ -280,10 +280,14 @@ export class ThreadService {
     if (!graph) return;
     const snapshot = await graph.getState(this.configFor(threadId));
     const interrupts = interruptsOf(snapshot);
+    // An interrupted thread stays so while it has steps to resume (an update while stopped before
+    // a node leaves `next` as it was).
+    const stopped =
+      Object.keys(interrupts).length > 0 || (row.status === "interrupted" && (snapshot.next?.length ?? 0) > 0);
     await this.repository.setState(threadId, {
       values: toPlain(snapshot.values ?? {}),
       interrupts,
-      status: status ?? (row.status === "busy" ? undefined : Object.keys(interrupts).length ? "interrupted" : "idle"),
+      status: status ?? (row.status === "busy" ? undefined : stopped ? "interrupted" : "idle"),
     });
   }
 
