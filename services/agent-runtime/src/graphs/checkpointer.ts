@@ -43,6 +43,42 @@ export class RuntimeCheckpointer extends PostgresSaver {
     };
   }
 
+  /** Runs whose writes are dropped (rolled back), and each run's statements under way. */
+  private readonly discarded = new Set<string>();
+  private readonly inflight = new Map<string, Set<Promise<unknown>>>();
+
+  /**
+   * Stops storing a run's checkpoints and writes (it is being rolled back); settles once those
+   * already under way are stored, so deleting the run's checkpoints afterwards leaves none.
+   */
+  async discardRun(runId: string): Promise<void> {
+    this.discarded.add(runId);
+    await Promise.allSettled([...(this.inflight.get(runId) ?? [])]);
+  }
+
+  /** The run's rollback is over (its writes had all been discarded or deleted). */
+  forgetRun(runId: string): void {
+    this.discarded.delete(runId);
+  }
+
+  private async store(runId: unknown, statement: ReturnType<typeof prepared>): Promise<void> {
+    if (typeof runId !== "string") {
+      await this.connections.query(statement);
+      return;
+    }
+    if (this.discarded.has(runId)) return;
+    const pending = this.connections.query(statement);
+    let set = this.inflight.get(runId);
+    if (!set) this.inflight.set(runId, (set = new Set()));
+    set.add(pending);
+    try {
+      await pending;
+    } finally {
+      set.delete(pending);
+      if (!set.size) this.inflight.delete(runId);
+    }
+  }
+
   override async put(config: RunnableConfig, checkpoint: PutArgs[1], metadata: PutArgs[2], newVersions: PutArgs[3]) {
     const configurable = config.configurable ?? {};
     if (config.configurable === undefined) throw new Error(`Missing "configurable" field in "config" param`);
@@ -59,7 +95,8 @@ export class RuntimeCheckpointer extends PostgresSaver {
       this._dumpBlobs(threadId, checkpointNs, checkpoint.channel_values, newVersions),
       this._dumpMetadata({ ...extra, ...metadata } as PutArgs[2]),
     ]);
-    await this.connections.query(
+    await this.store(
+      configurable.run_id,
       prepared(
         `WITH blobs AS (
          INSERT INTO ${this.tables.blobs} (thread_id, checkpoint_ns, channel, version, type, blob)
@@ -104,7 +141,8 @@ export class RuntimeCheckpointer extends PostgresSaver {
       writes,
     );
     const first = dumped[0];
-    await this.connections.query(
+    await this.store(
+      config.configurable?.run_id,
       prepared(
         `INSERT INTO ${this.tables.writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
        SELECT $1, $2, $3, $4, idx, channel, type, blob

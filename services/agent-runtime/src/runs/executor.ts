@@ -5,6 +5,7 @@ import { Command } from "@langchain/langgraph";
 import type { Logger } from "@lgp/server-kit";
 import { mergeConfigs, mergeObjects } from "../common/merge";
 import { serialize } from "../common/serde";
+import type { RuntimeCheckpointer } from "../graphs/checkpointer";
 import type { GraphRegistry } from "../graphs/registry";
 import type { ControlBus, EventLog, JobHandler, RunQueue } from "../queue/types";
 import type { CheckpointTables } from "../threads/checkpoints";
@@ -40,15 +41,34 @@ export interface RunExecutorDeps {
   logger: Logger;
 }
 
+/** How long a cancel for a run not (yet) executing here is remembered. */
+const EARLY_CANCEL_MS = 30_000;
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export class RunExecutor {
   /** Runs executing in this process, by id, so a cancel message can stop them. */
   private readonly active = new Map<string, AbortController>();
+  /**
+   * Cancels for runs not executing here, kept a while: a cancel can arrive between a worker's
+   * claim (the run is `running`, so it is not cancelled as pending) and the run's start here.
+   */
+  private readonly early = new Map<string, { action: "interrupt" | "rollback"; until: number }>();
 
   constructor(private readonly deps: RunExecutorDeps) {
     deps.control.subscribe((message) => {
-      if (message.kind === "cancel") this.active.get(message.runId)?.abort(new CancelledError(message.action));
+      if (message.kind !== "cancel") return;
+      const controller = this.active.get(message.runId);
+      if (controller) controller.abort(new CancelledError(message.action));
+      else this.remember(message.runId, message.action);
     });
+  }
+
+  private remember(runId: string, action: "interrupt" | "rollback"): void {
+    const now = Date.now();
+    if (this.early.size >= 1000) {
+      for (const [id, entry] of this.early) if (entry.until < now) this.early.delete(id);
+    }
+    if (this.early.size < 1000) this.early.set(runId, { action, until: now + EARLY_CANCEL_MS });
   }
 
   /** The queue's job handler. */
@@ -71,6 +91,11 @@ export class RunExecutor {
     const kwargs = run.kwargs;
     const controller = new AbortController();
     this.active.set(run.run_id, controller);
+    const early = this.early.get(run.run_id);
+    if (early) {
+      this.early.delete(run.run_id);
+      if (early.until >= Date.now()) controller.abort(new CancelledError(early.action));
+    }
     const config = mergeConfigs(kwargs.assistant_config as Record<string, unknown>, thread.config, kwargs.config);
     const configurable: Record<string, unknown> = {
       ...((config.configurable as object) ?? {}),
@@ -152,7 +177,6 @@ export class RunExecutor {
       if (reason instanceof CancelledError) {
         status = "interrupted";
         tracked.cancelled = reason.action;
-        if (reason.action === "rollback") await this.deps.checkpoints.deleteRunCheckpoints(run.thread_id, run.run_id);
       } else {
         status = "error";
         failure = { error: (error as Error)?.name ?? "Error", message: (error as Error)?.message ?? String(error) };
@@ -175,6 +199,13 @@ export class RunExecutor {
     const { runs, events, queue, logger } = this.deps;
     let threadStatus: ThreadStatus = status === "error" ? "error" : "idle";
     let state: { values: string; interrupts: object } | null = null;
+    // Rollback: what the run wrote goes, then the run itself. The graph may still be finishing
+    // writes in the background: they are dropped, and those under way stored, before the delete.
+    const checkpointer = graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined;
+    if (tracked.cancelled === "rollback") {
+      await checkpointer?.discardRun?.(run.run_id);
+      await this.deps.checkpoints.deleteRunCheckpoints(run.thread_id, run.run_id);
+    }
     if (status === "success" && !tracked.interrupted && tracked.values !== undefined) {
       // The common case: the run went to the end; its last values chunk is the state.
       state = { values: serialize(tracked.values), interrupts: {} };
@@ -191,10 +222,16 @@ export class RunExecutor {
         logger.warn({ err: error, runId: run.run_id }, "cannot read the thread state after a run");
       }
     }
-    const next = await runs.finish({ runId: run.run_id, threadId: run.thread_id, status }, threadStatus, state);
-    if (tracked.cancelled === "rollback") await runs.delete(run.thread_id, run.run_id);
+    const next = await runs.finish(
+      { runId: run.run_id, threadId: run.thread_id, status },
+      threadStatus,
+      state,
+      tracked.cancelled === "rollback",
+    );
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
     await events.end(run.run_id);
+    // Late writes of a rolled-back run stay dropped for a while, then it is forgotten.
+    if (tracked.cancelled === "rollback") setTimeout(() => checkpointer?.forgetRun?.(run.run_id), 60_000).unref();
     if (this.deps.finished.listened) {
       const values = state ? JSON.parse(state.values) : null;
       this.deps.finished.emit({ run, status, values, error: failure });

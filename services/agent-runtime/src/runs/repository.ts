@@ -186,15 +186,18 @@ export class RunRepository {
     threadStatus: ThreadStatus,
     /** `values` is the state's JSON text. */
     state: { values: string; interrupts: object } | null,
+    /** Deletes the run instead (rollback): never seen ended but not yet deleted. */
+    remove = false,
   ): Promise<string | undefined> {
     const threadUpdate = state
       ? Prisma.sql`"values" = ${state.values}::jsonb,
           interrupts = ${JSON.stringify(state.interrupts)}::jsonb,`
       : Prisma.empty;
+    const ending = remove
+      ? Prisma.sql`DELETE FROM runs WHERE run_id = ${run.runId}::uuid RETURNING run_id`
+      : Prisma.sql`UPDATE runs SET status = ${run.status}, updated_at = now() WHERE run_id = ${run.runId}::uuid RETURNING run_id`;
     const rows = await this.query<{ run_id: string | null }>(Prisma.sql`
-      WITH r AS (
-        UPDATE runs SET status = ${run.status}, updated_at = now() WHERE run_id = ${run.runId}::uuid RETURNING run_id
-      ), nxt AS (
+      WITH r AS (${ending}), nxt AS (
         SELECT run_id FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running')
           AND run_id <> ${run.runId}::uuid ORDER BY run_id LIMIT 1
       ), t AS (

@@ -264,7 +264,12 @@ export class RunService {
   ): Promise<void> {
     const run = await this.get(threadId, runId);
     await this.cancelRow(run, options.action ?? "interrupt");
-    if (options.wait) await this.join(threadId, runId);
+    // Waits for the run's log to end (its row may be gone: rollback deletes it as it ends).
+    if (options.wait && ACTIVE.includes(run.status)) {
+      for await (const _event of this.deps.events.read(runId, {})) {
+        // drained
+      }
+    }
   }
 
   async cancelMany(
@@ -298,10 +303,10 @@ export class RunService {
         { runId: run.run_id, threadId: run.thread_id, status: "interrupted" },
         status,
         null,
+        action === "rollback",
       );
       if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
       await events.end(run.run_id);
-      if (action === "rollback") await runs.delete(run.thread_id, run.run_id);
       // It never ran, but it has ended: webhooks fire and a stateless run's thread goes.
       this.deps.finished.emit({
         run: { ...run, status: "interrupted" },
