@@ -78,7 +78,8 @@ export class MemoryEventLog implements EventLog {
     return log;
   }
 
-  readonly firstId = "1";
+  // Ids count from 0 as on the official in-memory server (its suite compares them).
+  readonly firstId = "0";
 
   async appendFirst(runId: string, event: string, data: string): Promise<void> {
     await this.append(runId, event, data);
@@ -86,7 +87,7 @@ export class MemoryEventLog implements EventLog {
 
   async append(runId: string, event: string, data: string): Promise<string> {
     const log = this.log(runId);
-    const id = String(log.events.length + 1);
+    const id = String(log.events.length);
     log.events.push({ id, event, data });
     log.emitter.emit("change");
     return id;
@@ -102,9 +103,9 @@ export class MemoryEventLog implements EventLog {
 
   async *read(runId: string, options: { after?: string; signal?: AbortSignal }): AsyncIterable<RunEvent> {
     const log = this.log(runId);
-    // Ids are 1, 2, ...; anything else ("-1", "-", "0-0": "from the start" to other clients) replays all.
-    const after = Number(options.after);
-    let next = Number.isInteger(after) && after > 0 ? after : 0;
+    // Ids are 0, 1, ...; anything else ("-1", "-", "0-0": "from the start" to other clients) replays all.
+    const after = options.after === undefined || options.after === "" ? NaN : Number(options.after);
+    let next = Number.isInteger(after) && after >= 0 ? after + 1 : 0;
     while (!options.signal?.aborted) {
       while (next < log.events.length) {
         yield log.events[next];

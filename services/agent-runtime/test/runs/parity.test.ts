@@ -179,6 +179,23 @@ test("Last-Event-ID: -1 replays a run's stream from its start", async () => {
   expect(events[0].data).toEqual({ run_id: run.run_id, attempt: 1 });
 });
 
+test("event ids count from 0 as on the official in-memory server; Last-Event-ID n resumes after event n", async () => {
+  const thread = await rt.client.threads.create();
+  const streamed = (await collect(
+    rt.client.runs.stream(thread.thread_id, "agent", { input: say("count"), streamMode: ["values"] }),
+  )) as Event[];
+  expect(streamed.map((event) => event.id)).toEqual(["0", "1", "2"]);
+  const run = await rt.client.runs.create(thread.thread_id, "agent", { input: say("more"), streamMode: ["values"] });
+  await rt.client.runs.join(thread.thread_id, run.run_id);
+  const resumed = (await collect(
+    rt.client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "0" }),
+  )) as Event[];
+  expect(resumed.map((event) => [event.id, event.event])).toEqual([
+    ["1", "values"],
+    ["2", "values"],
+  ]);
+});
+
 test("the examples read message content given as text blocks", async () => {
   const thread = await rt.client.threads.create();
   const blocks = [
