@@ -768,7 +768,10 @@ export type paths = {
       };
       cookie?: never;
     };
-    /** Stream the thread's active run */
+    /**
+     * Stream every run of the thread
+     * @description The thread's runs one after another, from its active run (or its next one) on, runs created after the client connected included; the stream stays open until the client leaves. Thread stream modes: `run_modes` (default: each run's events, then `run_done` `{run_id, status}`), `lifecycle` (each run's `metadata` and `run_done` only), `state_update` (`state_update` `{run_id, values}`: the thread's values when the stream sees a run end). Event ids are `<run_id>:<event id>`; `Last-Event-ID` with one resumes after it.
+     */
     get: operations["joinThreadStream"];
     put?: never;
     post?: never;
@@ -2836,7 +2839,10 @@ export interface operations {
   joinThreadStream: {
     parameters: {
       query?: {
+        /** @description run_modes, lifecycle, state_update (one, several, or a JSON array); others are ignored. */
         stream_mode?: unknown;
+        /** @description The same, under the hosted server's reference name. */
+        stream_modes?: unknown;
       };
       header?: {
         "Last-Event-ID"?: components["parameters"]["LastEventIdHeader"];

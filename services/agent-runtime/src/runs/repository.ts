@@ -148,6 +148,21 @@ export class RunRepository {
       ORDER BY run_id DESC LIMIT ${options.limit} OFFSET ${options.offset}`);
   }
 
+  /** The thread's first run created after `afterRunId` (its first run when absent). */
+  async nextRun(threadId: string, afterRunId: string | undefined): Promise<RunRow | undefined> {
+    const after = afterRunId ? Prisma.sql`AND run_id > ${afterRunId}::uuid` : Prisma.empty;
+    const rows = await this.query<RunRow>(Prisma.sql`
+      SELECT * FROM runs WHERE thread_id = ${threadId}::uuid ${after} ORDER BY run_id LIMIT 1`);
+    return rows[0];
+  }
+
+  /** The id of the thread's latest run, if any. */
+  async latestRunId(threadId: string): Promise<string | undefined> {
+    const rows = await this.query<{ run_id: string }>(Prisma.sql`
+      SELECT run_id FROM runs WHERE thread_id = ${threadId}::uuid ORDER BY run_id DESC LIMIT 1`);
+    return rows[0]?.run_id;
+  }
+
   async activeRuns(threadId: string): Promise<RunRow[]> {
     return this.query<RunRow>(Prisma.sql`
       SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND status IN ('pending', 'running') ORDER BY run_id`);

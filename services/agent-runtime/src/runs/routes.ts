@@ -4,6 +4,7 @@ import { serialize } from "../common/serde";
 import type { RunService } from "./service";
 import { toRun } from "./service";
 import { sendEventStream } from "./sse";
+import { THREAD_STREAM_MODES, type ThreadStreamMode } from "./thread-stream";
 import type { RunStatus } from "./repository";
 
 function streamModes(value: unknown): string[] | undefined {
@@ -139,19 +140,17 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
   });
 
   router.get("/threads/:thread_id/stream", async (req, res) => {
-    const run = await runs.activeRun(req.params.thread_id);
     const lastEventId = req.get("Last-Event-ID") || undefined;
-    const modes = streamModes(req.query.stream_mode);
-    if (!run) {
-      res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store" });
-      res.end();
-      return;
-    }
+    // The SDKs send `stream_mode`; the hosted server's reference names it `stream_modes`.
+    const modes = (streamModes(req.query.stream_mode) ?? streamModes(req.query.stream_modes) ?? []).filter(
+      (mode): mode is ThreadStreamMode => (THREAD_STREAM_MODES as readonly string[]).includes(mode),
+    );
+    await runs.assertThread(req.params.thread_id);
     await sendEventStream(
       req,
       res,
-      { threadId: run.thread_id, runId: run.run_id },
-      (signal) => runs.events(run, { signal, lastEventId, modes }),
+      undefined,
+      (signal) => runs.threadEvents(req.params.thread_id, { modes, lastEventId, signal }),
       { heartbeatMs },
     );
   });

@@ -12,6 +12,7 @@ import type { ThreadRepository } from "../threads/repository";
 import { pendingRunRow, type RunKwargs, type RunRepository, type RunRow, type RunStatus } from "./repository";
 import type { RunFinishedHooks } from "./finished";
 import { DEFAULT_STREAM_MODES } from "./stream-modes";
+import { threadEvents, type ThreadStreamMode } from "./thread-stream";
 
 type Schemas = AgentRuntime.components["schemas"];
 export type Run = Schemas["Run"];
@@ -251,10 +252,17 @@ export class RunService {
     return { values: thread?.values ?? {}, error };
   }
 
-  /** The thread's active run (the earliest pending or running one), for GET /threads/{id}/stream. */
-  async activeRun(threadId: string): Promise<RunRow | undefined> {
+  /** GET /threads/{id}/stream: 404 for a thread that does not exist, checked before streaming. */
+  async assertThread(threadId: string): Promise<void> {
     if (!(await this.deps.threads.find(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
-    return (await this.deps.runs.activeRuns(threadId))[0];
+  }
+
+  /** Every run of the thread, in turn, from its active one on (see thread-stream.ts). */
+  threadEvents(
+    threadId: string,
+    options: { modes: ThreadStreamMode[]; lastEventId?: string; signal?: AbortSignal },
+  ): AsyncIterable<RunEvent> {
+    return threadEvents({ runs: this.deps.runs, threads: this.deps.threads, service: this }, threadId, options);
   }
 
   async cancel(

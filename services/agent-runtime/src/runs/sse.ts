@@ -7,7 +7,8 @@ import type { RunEvent } from "../queue/types";
 export async function sendEventStream(
   req: Request,
   res: Response,
-  location: { threadId: string; runId: string },
+  /** The run streamed (its `Content-Location` and resumable `Location`); none for a thread stream. */
+  location: { threadId: string; runId: string } | undefined,
   events: (signal: AbortSignal) => AsyncIterable<RunEvent>,
   options: { heartbeatMs?: number; onDisconnect?: () => void } | (() => void) = {},
 ): Promise<void> {
@@ -26,8 +27,10 @@ export async function sendEventStream(
     "Cache-Control": "no-store",
     Connection: "keep-alive",
     "X-Accel-Buffering": "no",
-    "Content-Location": `/threads/${location.threadId}/runs/${location.runId}`,
-    Location: `/threads/${location.threadId}/runs/${location.runId}/stream`,
+    ...(location && {
+      "Content-Location": `/threads/${location.threadId}/runs/${location.runId}`,
+      Location: `/threads/${location.threadId}/runs/${location.runId}/stream`,
+    }),
   });
   res.flushHeaders();
   // A comment line with no blank line after it: a blank line would make the official client

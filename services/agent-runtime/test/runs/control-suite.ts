@@ -166,8 +166,16 @@ export function describeRunControl(mode: "memory" | "redis"): void {
     test("GET /threads/{id}/stream joins the thread's active run", async () => {
       const thread = await rt.client.threads.create();
       const run = await rt.client.runs.create(thread.thread_id, "steps", { ...slow(50), streamMode: ["updates"] });
-      const events = (await collect(rt.client.threads.joinStream(thread.thread_id))) as Event[];
+      // The thread's stream stays open for its later runs: read until this run is done.
+      const controller = new AbortController();
+      const events: Event[] = [];
+      for await (const event of rt.client.threads.joinStream(thread.thread_id, { signal: controller.signal })) {
+        events.push(event as Event);
+        if (event.event === "run_done") break;
+      }
+      controller.abort();
       expect(events[0]).toMatchObject({ event: "metadata", data: { run_id: run.run_id } });
+      expect(events.at(-1)).toMatchObject({ event: "run_done", data: { run_id: run.run_id, status: "success" } });
       expect(
         events.filter((event) => event.event === "updates").map((event) => Object.keys(event.data as object)[0]),
       ).toEqual(["one", "two", "three"]);

@@ -1,0 +1,91 @@
+// GET /threads/{id}/stream: every run of a thread, one after another, for as long as the client
+// stays (runs started after it connected included). Thread stream modes: `run_modes` (each run's
+// events, then `run_done`), `lifecycle` (each run's first event, `metadata`, and `run_done`),
+// `state_update` (the thread's values after each run, as `state_update`).
+import { NotFoundError } from "@lgp/server-kit";
+import { serialize } from "../common/serde";
+import type { RunEvent } from "../queue/types";
+import type { ThreadRepository } from "../threads/repository";
+import type { RunRepository, RunRow } from "./repository";
+
+export const THREAD_STREAM_MODES = ["run_modes", "lifecycle", "state_update"] as const;
+export type ThreadStreamMode = (typeof THREAD_STREAM_MODES)[number];
+
+/** How often a thread with no run to follow is checked for a new one. */
+const NEW_RUN_POLL_MS = 250;
+
+export interface ThreadStreamDeps {
+  runs: RunRepository;
+  threads: ThreadRepository;
+  /** Reads a run's log (bounded for a run that has ended). */
+  service: { events(run: RunRow, options: { lastEventId?: string; signal?: AbortSignal }): AsyncIterable<RunEvent> };
+}
+
+/** Event ids are `<run id>:<the run's event id>`, so `Last-Event-ID` resumes within a run. */
+function parseLastEventId(value: string | undefined): { runId: string; eventId: string } | undefined {
+  const match = value?.match(/^([0-9a-f-]{36}):(.+)$/i);
+  return match ? { runId: match[1].toLowerCase(), eventId: match[2] } : undefined;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done);
+  });
+
+export async function* threadEvents(
+  deps: ThreadStreamDeps,
+  threadId: string,
+  options: { modes: ThreadStreamMode[]; lastEventId?: string; signal?: AbortSignal },
+): AsyncIterable<RunEvent> {
+  const { runs, threads, service } = deps;
+  if (!(await threads.find(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
+  const modes = new Set(options.modes.length ? options.modes : ["run_modes"]);
+  const resume = parseLastEventId(options.lastEventId);
+  // Where to start: the run being resumed, else the thread's active run, else its next new run.
+  const resumeRun = resume && !resume.eventId.startsWith("done") ? resume.runId : undefined;
+  let run = resumeRun
+    ? await runs.find(threadId, resumeRun)
+    : resume
+      ? undefined
+      : (await runs.activeRuns(threadId))[0];
+  let cursor = run ? undefined : (resume?.runId ?? (await runs.latestRunId(threadId)));
+  let after = run ? resume?.eventId : undefined;
+  while (!options.signal?.aborted) {
+    if (!run) {
+      run = await runs.nextRun(threadId, cursor);
+      if (!run) {
+        await sleep(NEW_RUN_POLL_MS, options.signal);
+        continue;
+      }
+    }
+    for await (const event of service.events(run, { lastEventId: after, signal: options.signal })) {
+      if (modes.has("run_modes") || (modes.has("lifecycle") && event.event === "metadata")) {
+        yield { ...event, id: `${run.run_id}:${event.id}` };
+      }
+    }
+    if (options.signal?.aborted) return;
+    const ended = await runs.find(threadId, run.run_id);
+    const id = `${run.run_id}:done`;
+    if (modes.has("run_modes") || modes.has("lifecycle")) {
+      // A run rolled back is gone: it ended interrupted.
+      yield { id, event: "run_done", data: serialize({ run_id: run.run_id, status: ended?.status ?? "interrupted" }) };
+    }
+    if (modes.has("state_update")) {
+      const thread = await threads.find(threadId);
+      yield {
+        id: `${id}:state`,
+        event: "state_update",
+        data: serialize({ run_id: run.run_id, values: thread?.values ?? {} }),
+      };
+    }
+    cursor = run.run_id;
+    run = undefined;
+    after = undefined;
+  }
+}

@@ -1,0 +1,97 @@
+// GET /threads/{id}/stream through the official client's threads.joinStream: every run of the
+// thread, including runs started after the client connected, in the thread stream modes
+// (run_modes, lifecycle, state_update). Embedded (in-memory queue) mode.
+import { startTestRuntime } from "../support/harness";
+
+type Event = { event: string; data: any; id?: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
+type StreamMode = "run_modes" | "lifecycle" | "state_update";
+
+let rt: Awaited<ReturnType<typeof startTestRuntime>>;
+
+beforeAll(async () => {
+  rt = await startTestRuntime();
+});
+afterAll(async () => {
+  await rt?.close();
+});
+
+/** Joins the thread's stream and collects events until `count` runs are done (then disconnects). */
+async function joinUntil(threadId: string, runs: number, streamMode?: StreamMode[]) {
+  const controller = new AbortController();
+  const events: Event[] = [];
+  const done = (async () => {
+    try {
+      for await (const event of rt.client.threads.joinStream(threadId, { streamMode, signal: controller.signal })) {
+        events.push(event as Event);
+        const ends = events.filter(
+          (item) => item.event === (streamMode?.[0] === "state_update" ? "state_update" : "run_done"),
+        );
+        if (ends.length >= runs) controller.abort();
+      }
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+    }
+    return events;
+  })();
+  return { done, stop: () => controller.abort() };
+}
+
+const say = (content: string) => ({ messages: [{ type: "human", content }] });
+
+test("run_modes: every run of the thread in turn, runs started after connecting included, each ended by run_done", async () => {
+  const thread = await rt.client.threads.create();
+  const joined = await joinUntil(thread.thread_id, 2);
+  await new Promise((resolve) => setTimeout(resolve, 100)); // connected before any run exists
+  const first = await rt.client.runs.create(thread.thread_id, "agent", { input: say("one"), streamMode: ["values"] });
+  await rt.client.runs.join(thread.thread_id, first.run_id);
+  const second = await rt.client.runs.create(thread.thread_id, "agent", { input: say("two"), streamMode: ["updates"] });
+  const events = await joined.done;
+  expect(events.map((event) => event.event)).toEqual([
+    "metadata",
+    "values",
+    "values",
+    "run_done",
+    "metadata",
+    "updates",
+    "run_done",
+  ]);
+  expect(events[0].data).toEqual({ run_id: first.run_id, attempt: 1 });
+  expect(events[3].data).toEqual({ run_id: first.run_id, status: "success" });
+  expect(events[4].data).toEqual({ run_id: second.run_id, attempt: 1 });
+  expect(events[5].data).toEqual({ agent: { messages: [expect.objectContaining({ content: "echo: two" })] } });
+  expect(events[6].data).toEqual({ run_id: second.run_id, status: "success" });
+  expect(events.every((event) => event.id?.startsWith(event.data.run_id ?? ""))).toBe(true);
+});
+
+test("lifecycle: only each run's start (metadata) and end (run_done); joining mid-run starts with the active run", async () => {
+  const thread = await rt.client.threads.create();
+  const active = await rt.client.runs.create(thread.thread_id, "steps", { input: {}, context: { delay_ms: 150 } });
+  const joined = await joinUntil(thread.thread_id, 2, ["lifecycle"]);
+  const next = await rt.client.runs.create(thread.thread_id, "steps", { input: {} });
+  const events = await joined.done;
+  expect(events.map((event) => [event.event, event.data.run_id])).toEqual([
+    ["metadata", active.run_id],
+    ["run_done", active.run_id],
+    ["metadata", next.run_id],
+    ["run_done", next.run_id],
+  ]);
+});
+
+test("state_update: the thread's values after each run", async () => {
+  const thread = await rt.client.threads.create();
+  const joined = await joinUntil(thread.thread_id, 2, ["state_update"]);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await rt.client.runs.wait(thread.thread_id, "steps", { input: {}, context: { delay_ms: 100 } });
+  await new Promise((resolve) => setTimeout(resolve, 300)); // the stream has seen the first run end
+  await rt.client.runs.wait(thread.thread_id, "steps", { input: {}, context: { delay_ms: 100 } });
+  const events = await joined.done;
+  expect(events.map((event) => [event.event, event.data.values.count])).toEqual([
+    ["state_update", 3],
+    ["state_update", 6],
+  ]);
+});
+
+test("a thread that does not exist answers 404", async () => {
+  const response = await fetch(`${rt.url}/threads/${crypto.randomUUID()}/stream`);
+  expect(response.status).toBe(404);
+});
