@@ -32,6 +32,11 @@ export const agentRuntimeEnv = z.object({
     }),
   /** Stop at start-up when a graph fails to load (otherwise it is logged and the others serve). */
   LANGGRAPH_STRICT_GRAPHS: env.boolean(false),
+  /**
+   * Time limit of reading one graph's types from its TypeScript source (Annotation state), in a
+   * worker thread, the first time its schemas are asked; past it the run-time schemas answer.
+   */
+  LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** Queue workers inside the API process (0 when separate worker processes run). */
   WORKERS: z.coerce.number().int().min(0).max(256).default(4),
   /** Prefix of this deployment's Redis keys (queue, event streams, control channel). */

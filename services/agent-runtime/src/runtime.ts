@@ -9,6 +9,7 @@ import { AssistantService } from "./assistants/service";
 import type { AgentRuntimeConfig } from "./config";
 import { createDb, type Db } from "./db";
 import { GraphRegistry } from "./graphs/registry";
+import { SourceSchemaReader } from "./graphs/source-schemas/reader";
 import { MemoryControlBus, MemoryEventLog, MemoryRunQueue } from "./queue/memory";
 import { RedisControlBus, RedisEventLog, RedisRunQueue } from "./queue/redis";
 import type { ControlBus, EventLog, RunQueue } from "./queue/types";
@@ -110,7 +111,11 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     const assistantRepository = new AssistantRepository(db);
     const threadRepository = new ThreadRepository(db);
     const runRepository = new RunRepository(pool);
-    const assistants = new AssistantService(assistantRepository, graphs);
+    const assistants = new AssistantService(
+      assistantRepository,
+      graphs,
+      new SourceSchemaReader({ timeoutMs: config.LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS, logger }),
+    );
     const threads = new ThreadService(threadRepository, graphs, checkpoints);
     const finished = new RunFinishedHooks(logger);
     const runs = new RunService({

@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError } from "@lgp/server-kit";
 import { defaultAssistantId, isUuid } from "../common/ids";
 import { drawGraph, graphSchemas, subgraphSchemas } from "../graphs/describe";
 import type { GraphRegistry } from "../graphs/registry";
+import { SourceSchemaReader } from "../graphs/source-schemas/reader";
 import type { AssistantRepository, AssistantRow, AssistantSortBy, AssistantVersionRow } from "./repository";
 
 type Schemas = AgentRuntime.components["schemas"];
@@ -41,6 +42,7 @@ export class AssistantService {
   constructor(
     private readonly repository: AssistantRepository,
     private readonly graphs: GraphRegistry,
+    private readonly sourceSchemas: SourceSchemaReader = new SourceSchemaReader(),
   ) {}
 
   /** One default assistant per graph (idempotent, so every process may call it at start-up). */
@@ -196,7 +198,7 @@ export class AssistantService {
   async schemas(idOrGraph: string): Promise<Record<string, unknown>> {
     const assistant = await this.resolve(idOrGraph);
     const graph = await this.graphOf(assistant);
-    return graphSchemas(assistant.graph_id, graph);
+    return graphSchemas(assistant.graph_id, graph, this.sourceSchemasOf(assistant.graph_id));
   }
 
   /** Schemas of the subgraphs (those of `namespace` only when given; their own subgraphs with `recurse`). */
@@ -206,6 +208,14 @@ export class AssistantService {
   ): Promise<Record<string, Record<string, unknown>>> {
     const assistant = await this.resolve(idOrGraph);
     const graph = await this.graphOf(assistant);
-    return subgraphSchemas(graph, options);
+    return subgraphSchemas(graph, options, this.sourceSchemasOf(assistant.graph_id));
+  }
+
+  /** The graph's types read from its source, only if a part of its schemas needs them (then once). */
+  private sourceSchemasOf(graphId: string) {
+    return async () => {
+      const entry = this.graphs.entry(graphId);
+      return entry ? this.sourceSchemas.read(graphId, { file: entry.file, exportName: entry.exportName }) : undefined;
+    };
   }
 }

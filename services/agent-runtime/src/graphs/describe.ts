@@ -1,6 +1,10 @@
 // The graph, schema and subgraph views of GET /assistants/{id}/graph, /schemas and /subgraphs.
 import type { CompiledGraph } from "./registry";
 import { extractGraphSchema, type GraphSchema } from "./schemas";
+import type { SourceGraphSchema, SourceSchemas } from "./source-schemas/reader";
+
+/** The graph's schemas read from its source, by namespace; asked only when a graph needs them. */
+export type SourceSchemasOf = () => Promise<SourceSchemas | undefined>;
 
 export async function drawGraph(
   graph: CompiledGraph,
@@ -29,8 +33,23 @@ function schemaFields(schema: GraphSchema): Record<string, unknown> {
   };
 }
 
-export function graphSchemas(graphId: string, graph: CompiledGraph): Record<string, unknown> {
-  return { graph_id: graphId, ...schemaFields(extractGraphSchema(graph)) };
+/** The run-time schemas, with the parts the running graph could not type taken from the source when it could. */
+async function schemaOf(graph: CompiledGraph, namespace: string, source?: SourceSchemasOf): Promise<GraphSchema> {
+  const { schema, untyped } = extractGraphSchema(graph);
+  if (!untyped.length || !source) return schema;
+  const typed: SourceGraphSchema | undefined = (await source())?.[namespace];
+  if (!typed) return schema;
+  const merged = { ...schema };
+  for (const part of untyped) if (typed[part]) merged[part] = typed[part];
+  return merged;
+}
+
+export async function graphSchemas(
+  graphId: string,
+  graph: CompiledGraph,
+  source?: SourceSchemasOf,
+): Promise<Record<string, unknown>> {
+  return { graph_id: graphId, ...schemaFields(await schemaOf(graph, "", source)) };
 }
 
 /**
@@ -41,10 +60,11 @@ export function graphSchemas(graphId: string, graph: CompiledGraph): Record<stri
 export async function subgraphSchemas(
   graph: CompiledGraph,
   options: { namespace?: string; recurse?: boolean },
+  source?: SourceSchemasOf,
 ): Promise<Record<string, Record<string, unknown>>> {
   const result: Record<string, Record<string, unknown>> = {};
   for await (const [namespace, subgraph] of graph.getSubgraphsAsync(options.namespace, options.recurse)) {
-    const schema = extractGraphSchema(subgraph);
+    const schema = await schemaOf(subgraph, namespace, source);
     result[namespace] = { ...schema, ...schemaFields(schema) };
   }
   return result;

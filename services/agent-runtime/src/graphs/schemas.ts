@@ -1,7 +1,7 @@
 // JSON Schemas of a graph's state, input, output and config, read from the compiled graph at run time,
 // in the order the official server tries them: StateSchema, Zod with LangGraph's registry, plain Zod.
-// The official server parses TypeScript types for `Annotation` state; a running graph keeps no types,
-// so Annotation channels are described by what the channel objects tell (see annotationSchemas).
+// A running graph keeps no TypeScript types: Annotation channels are described by what the channel
+// objects tell (see annotationSchemas), and those parts are then read from the source (source-schemas).
 import { messagesStateReducer } from "@langchain/langgraph";
 import { schemaMetaRegistry } from "@langchain/langgraph/zod";
 import {
@@ -212,24 +212,37 @@ function annotationSchemas(graph: CompiledGraph): GraphSchema {
   };
 }
 
-const cache = new WeakMap<object, GraphSchema>();
+/** What the running graph tells of its schemas, and which parts it could only describe by channel names. */
+export interface RuntimeGraphSchema {
+  schema: GraphSchema;
+  /** Parts given as Annotation (or not at all): their types live in the source only (see source-schemas). */
+  untyped: (keyof GraphSchema)[];
+}
+
+const cache = new WeakMap<object, RuntimeGraphSchema>();
 
 /** The schemas of a compiled graph (computed once per graph object). */
-export function extractGraphSchema(graph: CompiledGraph): GraphSchema {
+export function extractGraphSchema(graph: CompiledGraph): RuntimeGraphSchema {
   const hit = cache.get(graph);
   if (hit) return hit;
   const builder = graph?.builder;
   const fallback = annotationSchemas(graph);
   const found = builder ? (stateSchemaSchemas(builder) ?? registrySchemas(graph)) : undefined;
   // Zod or StateSchema for some parts only (an Annotation state with a Zod context): the channels fill the rest.
-  const schema: GraphSchema = found
+  const result: RuntimeGraphSchema = found
     ? {
-        state: found.state ?? fallback.state,
-        input: found.input ?? fallback.input,
-        output: found.output ?? fallback.output,
-        config: found.config,
+        schema: {
+          state: found.state ?? fallback.state,
+          input: found.input ?? fallback.input,
+          output: found.output ?? fallback.output,
+          config: found.config,
+        },
+        untyped: [
+          ...(["state", "input", "output"] as const).filter((part) => found[part] === undefined),
+          ...(found.config === undefined && builder?._configSchema ? (["config"] as const) : []),
+        ],
       }
-    : fallback;
-  cache.set(graph, schema);
-  return schema;
+    : { schema: fallback, untyped: ["state", "input", "output", "config"] };
+  cache.set(graph, result);
+  return result;
 }

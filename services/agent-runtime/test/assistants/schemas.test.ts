@@ -1,5 +1,5 @@
 // GET /assistants/{id}/schemas: JSON Schemas read from the graph (Zod v3 and v4, LangGraph's Zod
-// registry, StateSchema, Annotation), through the official client.
+// registry, StateSchema) or, for Annotation state, from its TypeScript source, through the official client.
 import path from "node:path";
 import { startTestRuntime } from "../support/harness";
 
@@ -11,12 +11,20 @@ type Schema = {
   [key: string]: unknown;
 };
 
+/** The message definition as typescript-json-schema names it (and the official suite expects it). */
+const BASE_MESSAGE = "BaseMessage<MessageStructure<MessageToolSet>,MessageType>";
+
 let rt: Awaited<ReturnType<typeof startTestRuntime>>;
 beforeAll(async () => {
   rt = await startTestRuntime({
     workers: 1,
     // No per-graph defaults: LANGGRAPH_CONFIG is given as "{}" so it cannot stay a path of another meaning.
-    env: { LANGGRAPH_JSON: path.join(__dirname, "fixtures/langgraph.json"), LANGGRAPH_CONFIG: "{}" },
+    // Reading a graph's types takes seconds of CPU: a generous limit, for a loaded machine.
+    env: {
+      LANGGRAPH_JSON: path.join(__dirname, "fixtures/langgraph.json"),
+      LANGGRAPH_CONFIG: "{}",
+      LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS: "120000",
+    },
   });
 });
 afterAll(async () => {
@@ -93,36 +101,80 @@ describe("assistant schemas through the official client", () => {
     expect(schemas.input_schema?.properties).toHaveProperty("count");
   });
 
-  test("Annotation: messages channels typed and marked, other channels open", async () => {
+  test("Annotation: channel types read from the TypeScript source, messages channels marked", async () => {
     const schemas = await schemasOf("annotation");
     const messages = {
       type: "array",
-      items: { $ref: "#/definitions/BaseMessage" },
+      items: { $ref: `#/definitions/${BASE_MESSAGE}` },
       langgraph_type: "messages",
     };
+    const properties = { messages, topic: { type: "string" }, notes: { type: "array", items: { type: "string" } } };
     expect(schemas.state_schema).toMatchObject({
       type: "object",
-      properties: { messages, topic: {}, notes: {} },
-      definitions: { BaseMessage: { type: "object", properties: { content: expect.any(Object) } } },
+      properties,
+      definitions: { [BASE_MESSAGE]: { description: expect.stringContaining("Base class for all types of messages") } },
       $schema: "http://json-schema.org/draft-07/schema#",
     });
-    expect(schemas.state_schema?.properties?.topic).toEqual({});
-    expect(schemas.input_schema).toMatchObject({ properties: { messages, topic: {}, notes: {} } });
-    expect(schemas.output_schema).toMatchObject({ properties: { messages } });
-    // LangGraph keeps no trace of a context given as Annotation at run time: an open object.
-    expect(schemas.config_schema).toEqual({ type: "object", $schema: "http://json-schema.org/draft-07/schema#" });
+    expect(schemas.input_schema).toMatchObject({ properties });
+    expect(schemas.output_schema).toMatchObject({ properties });
+    // The context annotation, which LangGraph keeps nowhere at run time.
+    expect(schemas.config_schema).toEqual({
+      type: "object",
+      properties: { model_name: { type: "string" } },
+      $schema: "http://json-schema.org/draft-07/schema#",
+    });
     expect(schemas.context_schema).toEqual(schemas.config_schema);
+  });
+
+  test("Annotation from the source: literal unions as enums, nullable and nested values, input and output apart, a Promise export", async () => {
+    const schemas = await schemasOf("annotation_typed");
+    const output = {
+      messages: { type: "array", items: { $ref: `#/definitions/${BASE_MESSAGE}` }, langgraph_type: "messages" },
+      status: { type: "string", enum: ["busy", "done", "idle"] },
+      summary: { type: ["null", "string"] },
+      retry: { anyOf: [{ $ref: "#/definitions/{attempts:number;delayMs:number;}" }, { type: "null" }] },
+    };
+    const retry = { type: "object", properties: { attempts: { type: "number" }, delayMs: { type: "number" } } };
+    const tags = { type: "array", items: { type: "string" } };
+    expect(schemas.state_schema).toMatchObject({ type: "object", properties: { ...output, tags } });
+    expect(schemas.state_schema?.definitions).toMatchObject({ "{attempts:number;delayMs:number;}": retry });
+    expect(schemas.input_schema).toMatchObject({ type: "object", properties: { ...output, tags } });
+    expect(schemas.output_schema).toMatchObject({ type: "object", properties: output });
+    expect(schemas.output_schema?.properties).not.toHaveProperty("tags");
+    const context = {
+      type: "object",
+      properties: {
+        model: { type: "string", enum: ["anthropic", "openai", "unknown"] },
+        temperature: { type: "number" },
+      },
+    };
+    expect(schemas.config_schema).toMatchObject(context);
+    expect(schemas.context_schema).toMatchObject(context);
+  });
+
+  test("Annotation from the source: a factory graph is typed by what it returns", async () => {
+    const schemas = await schemasOf("annotation_factory");
+    const properties = { level: { type: "string", enum: ["high", "low"] }, count: { type: "number" } };
+    expect(schemas.state_schema).toMatchObject({ type: "object", properties });
+    expect(schemas.output_schema).toMatchObject({ type: "object", properties });
+    // No context annotation: an open object, as before.
+    expect(schemas.config_schema).toEqual({ type: "object", $schema: "http://json-schema.org/draft-07/schema#" });
   });
 
   test("an Annotation state with a Zod context gets both", async () => {
     const schemas = await schemasOf("annotation_context");
-    expect(schemas.state_schema).toMatchObject({ properties: { messages: { langgraph_type: "messages" } } });
+    expect(schemas.state_schema).toMatchObject({
+      properties: { messages: { items: { $ref: `#/definitions/${BASE_MESSAGE}` }, langgraph_type: "messages" } },
+    });
     expect(schemas.context_schema).toMatchObject({ type: "object", properties: { reply_prefix: { type: "string" } } });
   });
 
   test("an Annotation graph without a config annotation: an empty object schema", async () => {
     const schemas = await schemasOf("nested");
-    expect(schemas.state_schema).toMatchObject({ type: "object", properties: { log: {} } });
+    expect(schemas.state_schema).toMatchObject({
+      type: "object",
+      properties: { log: { type: "array", items: { type: "string" } } },
+    });
     expect(schemas.config_schema).toEqual({ type: "object", $schema: "http://json-schema.org/draft-07/schema#" });
   });
 });

@@ -9,7 +9,12 @@ let rt: Awaited<ReturnType<typeof startTestRuntime>>;
 beforeAll(async () => {
   rt = await startTestRuntime({
     workers: 1,
-    env: { LANGGRAPH_JSON: path.join(__dirname, "fixtures/langgraph.json"), LANGGRAPH_CONFIG: "{}" },
+    // Reading a graph's types takes seconds of CPU: a generous limit, for a loaded machine.
+    env: {
+      LANGGRAPH_JSON: path.join(__dirname, "fixtures/langgraph.json"),
+      LANGGRAPH_CONFIG: "{}",
+      LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS: "120000",
+    },
   });
 });
 afterAll(async () => {
@@ -47,6 +52,33 @@ describe("subgraph schemas through the official client", () => {
     expect(await rt.client.assistants.getSubgraphs("nested", { namespace: "nothing" })).toEqual({});
     expect(await rt.client.assistants.getSubgraphs("zod_state")).toEqual({});
     await expect(rt.client.assistants.getSubgraphs("no-such-graph")).rejects.toThrow(/HTTP 404/);
+  });
+
+  test("Annotation subgraphs typed from the source, chained or added in a statement, by namespace", async () => {
+    const assistant = await rt.client.assistants.create({ graphId: "annotation_nested" });
+    const all = (await rt.client.assistants.getSubgraphs(assistant.assistant_id, {
+      recurse: true,
+    })) as unknown as Record<string, Record<string, unknown>>;
+    expect(Object.keys(all)).toEqual(["middle", "middle|leaf"]);
+    const log = { type: "array", items: { type: "string" } };
+    const middle = {
+      type: "object",
+      properties: { log, middle: { type: "string", enum: ["middle_one", "middle_two"] } },
+    };
+    const leaf = { type: "object", properties: { log, leaf: { type: "string", enum: ["leaf_one", "leaf_two"] } } };
+    expect(all).toMatchObject({
+      middle: { state: middle, state_schema: middle, input: middle, output_schema: middle },
+      "middle|leaf": { state: leaf, input_schema: leaf, output: leaf },
+    });
+    // A namespace alone answers the same schema (one reading of the source per graph).
+    const one = await rt.client.assistants.getSubgraphs(assistant.assistant_id, {
+      namespace: "middle|leaf",
+      recurse: true,
+    });
+    expect(one).toMatchObject({ "middle|leaf": { state: leaf } });
+    const root = (await rt.client.assistants.getSchemas(assistant.assistant_id)) as unknown as Record<string, unknown>;
+    expect(root.state_schema).toMatchObject({ type: "object", properties: { log } });
+    expect((root.state_schema as { properties: object }).properties).not.toHaveProperty("middle");
   });
 });
 

@@ -1,0 +1,71 @@
+// Reading a graph's types from its TypeScript source: in a worker thread (the event loop keeps
+// turning), once per graph, and any failure (time limit, unreadable file) is a warning and no schemas.
+import path from "node:path";
+import { Writable } from "node:stream";
+import pino from "pino";
+import { SourceSchemaReader } from "../../src/graphs/source-schemas/reader";
+
+const FIXTURES = path.join(__dirname, "../assistants/fixtures/src");
+
+/** A real logger whose lines are kept for the test to read. */
+function recordingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: "info" }, stream), lines };
+}
+
+test("the graph and its subgraphs by namespace, read off the event loop, once", async () => {
+  const { logger, lines } = recordingLogger();
+  const reader = new SourceSchemaReader({ timeoutMs: 120_000, logger });
+  const spec = { file: path.join(FIXTURES, "annotation-nested.ts"), exportName: "graph" };
+
+  // The longest pause of the event loop while the compiler works.
+  let last = Date.now();
+  let longestPause = 0;
+  const ticker = setInterval(() => {
+    const now = Date.now();
+    longestPause = Math.max(longestPause, now - last);
+    last = now;
+  }, 20);
+  const started = Date.now();
+  const first = reader.read("annotation_nested", spec);
+  const schemas = await first;
+  const elapsed = Date.now() - started;
+  clearInterval(ticker);
+
+  expect(Object.keys(schemas ?? {})).toEqual(["", "middle", "middle|leaf"]);
+  expect(schemas?.["middle|leaf"]?.state).toMatchObject({
+    properties: { leaf: { type: "string", enum: ["leaf_one", "leaf_two"] } },
+  });
+  // Seconds of compiling; the loop never stopped for more than a fraction of that.
+  expect(longestPause).toBeLessThan(Math.max(500, elapsed / 4));
+  expect(reader.read("annotation_nested", spec)).toBe(first);
+  expect(lines.filter((line) => line.graph_id === "annotation_nested")).toHaveLength(1);
+});
+
+test("past the time limit: no schemas and one warning naming the graph", async () => {
+  const { logger, lines } = recordingLogger();
+  const reader = new SourceSchemaReader({ timeoutMs: 1, logger });
+  const spec = { file: path.join(FIXTURES, "annotation.ts"), exportName: "graph" };
+  await expect(reader.read("annotation", spec)).resolves.toBeUndefined();
+  await expect(reader.read("annotation", spec)).resolves.toBeUndefined();
+  const warnings = lines.filter((line) => line.level === 40);
+  expect(warnings).toEqual([
+    expect.objectContaining({ graph_id: "annotation", msg: expect.stringMatching(/timed out after 1 ms/) }),
+  ]);
+});
+
+test("a source that cannot be read: no schemas and a warning", async () => {
+  const { logger, lines } = recordingLogger();
+  const reader = new SourceSchemaReader({ timeoutMs: 120_000, logger });
+  const file = path.join(FIXTURES, "no-such-file.ts");
+  await expect(reader.read("missing", { file, exportName: "graph" })).resolves.toBeUndefined();
+  expect(lines).toEqual([
+    expect.objectContaining({ level: 40, graph_id: "missing", file, msg: expect.stringMatching(/cannot read/) }),
+  ]);
+});
