@@ -29,7 +29,8 @@ COPY services/control-plane/ services/control-plane/
 COPY services/agent-runtime/ services/agent-runtime/
 RUN npm run generate -w packages/contracts && npx tsx scripts/prisma-generate.ts
 
-# 3. Production dependencies only.
+# 3. Production dependencies only (typescript among them: the schemas of Annotation graphs are read
+#    from their TypeScript source at run time).
 FROM deps AS prod-deps
 RUN npm ci --ignore-scripts --omit=dev --no-audit --no-fund
 
