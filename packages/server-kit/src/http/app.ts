@@ -8,6 +8,7 @@ import type { Logger } from "../logger";
 import { HttpError, ValidationFailedError, type ValidationIssue } from "./errors";
 import { createMetrics, type ServiceMetrics } from "./metrics";
 import { rejectNulCharacters } from "./nul";
+import { defaultJsonContentType, nullAsAbsent } from "./tolerant";
 import { toValidationIssue } from "./validation";
 
 export interface ServiceAppOptions {
@@ -24,6 +25,14 @@ export interface ServiceAppOptions {
   validateResponses?: boolean;
   /** Largest JSON body accepted. */
   bodyLimit?: string;
+  /**
+   * Tolerant input (the agent runtime, whose clients are the official SDKs): unknown query
+   * parameters are ignored, `null` for an optional body field means "not given", and a body sent
+   * without `Content-Type` is read as JSON. Values are still validated.
+   */
+  tolerantInput?: boolean;
+  /** Middleware before everything but health and metrics (CORS). */
+  early?: RequestHandler[];
   /** Middleware before validation (authentication). */
   before?: RequestHandler[];
   /** Mounts the service's routes; runs after the contract validator. */
@@ -85,6 +94,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     next();
   });
 
+  for (const handler of options.early ?? []) app.use(handler);
+
   app.get("/ok", (_req, res) => {
     res.json({ ok: true });
   });
@@ -106,13 +117,15 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   });
   app.use("/docs", swaggerUi.serve, swaggerUi.setup(options.apiSpec, { customSiteTitle: `${options.service} API` }));
 
+  if (options.tolerantInput) app.use(defaultJsonContentType);
   app.use(express.json({ limit: options.bodyLimit ?? "10mb", strict: false }));
   for (const handler of options.before ?? []) app.use(handler);
   app.use(rejectNulCharacters);
+  if (options.tolerantInput) app.use(nullAsAbsent(options.apiSpec));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: options.apiSpec as never,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+      validateRequests: { allowUnknownQueryParameters: options.tolerantInput ?? false, coerceTypes: true },
       validateResponses: options.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
       ignoreUndocumented: false,

@@ -100,11 +100,9 @@ export class RunService {
     const assistant = await assistants.resolve(body.assistant_id, { cached: true });
     // A graph that failed to load at start-up answers 409 now rather than a failed run later.
     this.deps.graphs.assertLoaded(assistant.graph_id);
-    const streamMode = body.stream_mode
-      ? Array.isArray(body.stream_mode)
-        ? body.stream_mode
-        : [body.stream_mode]
-      : DEFAULT_STREAM_MODES;
+    // An empty mode (`""`, `[]`: what some clients send for "not given") is the default.
+    const modes = ([] as (string | undefined)[]).concat(body.stream_mode).filter((mode): mode is string => !!mode);
+    const streamMode = modes.length ? modes : DEFAULT_STREAM_MODES;
     const kwargs: RunKwargs = {
       graph_id: assistant.graph_id,
       input: body.input ?? null,

@@ -19,7 +19,11 @@ export class StatelessRunService {
     const request: RunCreate = { ...body, if_not_exists: "create", multitask_strategy: undefined };
     if (options.needValues) {
       const modes =
-        body.stream_mode === undefined ? [] : Array.isArray(body.stream_mode) ? body.stream_mode : [body.stream_mode];
+        body.stream_mode === undefined || body.stream_mode === ""
+          ? []
+          : Array.isArray(body.stream_mode)
+            ? body.stream_mode
+            : [body.stream_mode];
       if (!modes.includes("values")) request.stream_mode = [...modes, "values"];
     }
     return this.runs.create(newId(), request, { temporary: true });
