@@ -10,6 +10,9 @@ import { threadsRouter } from "./threads/routes";
 import { StoreRepository, StoreService, storeRouter } from "./store";
 import { cronsRouter } from "./crons";
 import { statelessRouter } from "./stateless";
+import { readGraphProject } from "./graphs/config";
+import { corsMiddleware, resolveCorsSettings } from "./http/cors";
+import { infoRouter } from "./info/routes";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
 export interface AgentRuntimeDeps {
@@ -27,6 +30,10 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     logger: deps.logger,
     apiSpec: agentRuntimeApi,
     validationStyle: "message",
+    // Official SDKs add query parameters and body fields release after release; the Python SDK
+    // sends null for what it was not given; proxies drop Content-Type.
+    tolerantInput: true,
+    early: [corsMiddleware(resolveCorsSettings(deps.config, corsSection(deps.config.LANGGRAPH_JSON)))],
     validateResponses: process.env.VALIDATE_RESPONSES === "true",
     metrics: deps.metrics,
     ready: async () => {
@@ -34,6 +41,7 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     },
     routes: (app) => {
       // Each capability mounts its router here (assistants, threads, runs, store, crons).
+      app.use(infoRouter());
       if (deps.runtime) {
         app.use(assistantsRouter(deps.runtime.assistants, deps.runtime.threads));
         app.use(threadsRouter(deps.runtime.threads));
@@ -45,4 +53,10 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     },
   });
   return app;
+}
+
+/** langgraph.json's `http.cors` section, if it has one. */
+function corsSection(configPath: string): unknown {
+  const http = (readGraphProject(configPath).json as { http?: { cors?: unknown } }).http;
+  return http?.cors;
 }

@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { env, loadConfig } from "@lgp/server-kit";
 import { applyProjectEnv, readGraphProject } from "./graphs/config";
+import { corsSettings } from "./http/cors";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
@@ -37,6 +38,40 @@ export const agentRuntimeEnv = z.object({
    * worker thread, the first time its schemas are asked; past it the run-time schemas answer.
    */
   LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /**
+   * CORS settings as a JSON object of langgraph.json's `http.cors` keys; replaces that section
+   * (unset: langgraph.json's, or any origin when it has none).
+   */
+  CORS_CONFIG: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined) return undefined;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        context.addIssue({ code: "custom", message: "must be a JSON object of http.cors settings" });
+        return z.NEVER;
+      }
+      const settings = corsSettings.safeParse(parsed);
+      if (!settings.success) {
+        const issue = settings.error.issues[0];
+        context.addIssue({ code: "custom", message: `${issue.path.join(".") || "(root)"} ${issue.message}` });
+        return z.NEVER;
+      }
+      return settings.data;
+    }),
+  /** Origins allowed to call the runtime from a browser, comma-separated; overrides `allow_origins`. */
+  CORS_ALLOW_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      value
+        ?.split(",")
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    ),
   /** Queue workers inside the API process (0 when separate worker processes run). */
   WORKERS: z.coerce.number().int().min(0).max(256).default(4),
   /** Prefix of this deployment's Redis keys (queue, event streams, control channel). */

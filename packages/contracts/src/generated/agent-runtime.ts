@@ -201,6 +201,23 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/info": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Server version and the features it offers. */
+    get: operations["getInfo"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/runs": {
     parameters: {
       query?: never;
@@ -1082,6 +1099,21 @@ export type components = {
       enabled?: boolean;
       now?: string;
     };
+    ServerInfo: {
+      /** @description This runtime's version. */
+      version: string;
+      /** @description The version of @langchain/langgraph the graphs run on. */
+      langgraph_js_version: string;
+      /** @enum {string} */
+      context: "js";
+      flags: {
+        assistants: boolean;
+        crons: boolean;
+        /** @description Whether LangSmith tracing is configured (an API key and tracing not turned off). */
+        langsmith: boolean;
+        langsmith_tracing_replicas: boolean;
+      };
+    };
     /**
      * @description A boolean query flag as the official client sends it ("1"/"0" or "true"/"false").
      * @enum {unknown}
@@ -1129,7 +1161,8 @@ export type components = {
       checkpoint?: components["schemas"]["CheckpointInput"];
       interrupt_before?: "*" | string[];
       interrupt_after?: "*" | string[];
-      stream_mode?: components["schemas"]["StreamMode"] | components["schemas"]["StreamMode"][];
+      /** @description One mode or several; empty (`""` or `[]`) means the default, `values`. */
+      stream_mode?: components["schemas"]["StreamMode"] | components["schemas"]["StreamMode"][] | "";
       stream_subgraphs?: boolean;
       stream_resumable?: boolean;
       feedback_keys?: unknown;
@@ -1764,6 +1797,26 @@ export interface operations {
       };
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+    };
+  };
+  getInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Versions and feature flags, in the official JS server's shape. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ServerInfo"];
+        };
+      };
     };
   };
   createStatelessRun: {

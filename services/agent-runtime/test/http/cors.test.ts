@@ -1,0 +1,126 @@
+// CORS as the official server configures it: any origin by default with the headers the official
+// client reads exposed; langgraph.json's http.cors (origins, a regex, credentials, headers, max age);
+// the environment over both. Preflights are answered before validation.
+import path from "node:path";
+import { startTestRuntime } from "../support/harness";
+import { loadAgentRuntimeConfig } from "../../src/config";
+import { resolveCorsSettings } from "../../src/http/cors";
+
+type Runtime = Awaited<ReturnType<typeof startTestRuntime>>;
+
+const CONFIGURED = path.join(__dirname, "fixtures/langgraph.json");
+
+function preflight(rt: Runtime, origin: string, path = "/threads") {
+  return fetch(`${rt.url}${path}`, {
+    method: "OPTIONS",
+    headers: {
+      Origin: origin,
+      "Access-Control-Request-Method": "POST",
+      "Access-Control-Request-Headers": "content-type,x-api-key",
+    },
+  });
+}
+
+describe("without configuration", () => {
+  let rt: Runtime;
+  beforeAll(async () => {
+    rt = await startTestRuntime({ workers: 1 });
+  });
+  afterAll(async () => {
+    await rt?.close();
+  });
+
+  test("a preflight from any origin is answered 204 with the method and headers allowed", async () => {
+    const response = await preflight(
+      rt,
+      "http://localhost:5173",
+      "/threads/00000000-0000-0000-0000-000000000000/runs/stream",
+    );
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-allow-methods")).toContain("POST");
+    expect(response.headers.get("access-control-allow-headers")).toBe("content-type,x-api-key");
+  });
+
+  test("a run stream exposes Content-Location and Location; a search exposes its pagination headers", async () => {
+    const response = await fetch(`${rt.url}/runs/stream`, {
+      method: "POST",
+      headers: { Origin: "http://localhost:5173", "content-type": "application/json" },
+      body: JSON.stringify({ assistant_id: "agent", input: { messages: [] } }),
+    });
+    await response.text();
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const exposed = response.headers.get("access-control-expose-headers")?.split(",") ?? [];
+    expect(exposed).toEqual(
+      expect.arrayContaining(["Content-Location", "Location", "X-Pagination-Total", "X-Pagination-Next"]),
+    );
+  });
+});
+
+describe("http.cors in langgraph.json", () => {
+  let rt: Runtime;
+  beforeAll(async () => {
+    rt = await startTestRuntime({ workers: 1, env: { LANGGRAPH_JSON: CONFIGURED } });
+  });
+  afterAll(async () => {
+    await rt?.close();
+  });
+
+  test("a listed origin and one matching the regex are allowed, with credentials and max age", async () => {
+    for (const origin of ["http://app.example", "https://feature.preview.example"]) {
+      const response = await preflight(rt, origin);
+      expect(response.status).toBe(204);
+      expect(response.headers.get("access-control-allow-origin")).toBe(origin);
+      expect(response.headers.get("access-control-allow-credentials")).toBe("true");
+      expect(response.headers.get("access-control-allow-headers")).toBe("content-type,x-api-key");
+      expect(response.headers.get("access-control-max-age")).toBe("120");
+    }
+  });
+
+  test("another origin gets no CORS headers (the browser refuses it)", async () => {
+    for (const origin of ["http://evil.example", "https://x.preview.example.evil"]) {
+      const response = await preflight(rt, origin);
+      expect(response.headers.get("access-control-allow-origin")).toBeNull();
+    }
+  });
+
+  test("expose_headers keeps the client's headers beside its own", async () => {
+    const response = await fetch(`${rt.url}/assistants/search`, {
+      method: "POST",
+      headers: { Origin: "http://app.example", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-expose-headers")?.split(",")).toEqual(
+      expect.arrayContaining(["X-Custom", "Content-Location", "X-Pagination-Total"]),
+    );
+  });
+});
+
+describe("the environment over langgraph.json", () => {
+  let rt: Runtime;
+  beforeAll(async () => {
+    rt = await startTestRuntime({
+      workers: 1,
+      env: { LANGGRAPH_JSON: CONFIGURED, CORS_ALLOW_ORIGINS: "http://ops.example, http://other.example" },
+    });
+  });
+  afterAll(async () => {
+    await rt?.close();
+  });
+
+  test("CORS_ALLOW_ORIGINS replaces the json's origins", async () => {
+    expect((await preflight(rt, "http://ops.example")).headers.get("access-control-allow-origin")).toBe(
+      "http://ops.example",
+    );
+    expect((await preflight(rt, "http://app.example")).headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+test("a bad http.cors or CORS_CONFIG stops start-up naming the key", () => {
+  const env = { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/unused" };
+  expect(() => loadAgentRuntimeConfig({ ...env, CORS_CONFIG: '{"max_age": "long"}' })).toThrow(/CORS_CONFIG.*max_age/);
+  expect(() => loadAgentRuntimeConfig({ ...env, CORS_CONFIG: "not json" })).toThrow(/CORS_CONFIG/);
+  expect(() => resolveCorsSettings({}, { allow_origin_regex: "(" })).toThrow(/http\.cors\.allow_origin_regex/);
+  expect(() => resolveCorsSettings({}, { allow_origins: "http://a.example" })).toThrow(/http\.cors\.allow_origins/);
+});
