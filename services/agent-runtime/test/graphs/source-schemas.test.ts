@@ -48,6 +48,23 @@ test("the graph and its subgraphs by namespace, read off the event loop, once", 
   expect(lines.filter((line) => line.graph_id === "annotation_nested")).toHaveLength(1);
 });
 
+test("two graphs asked at once are read one after the other, each within its own limit", async () => {
+  const { logger, lines } = recordingLogger();
+  const reader = new SourceSchemaReader({ timeoutMs: 120_000, logger });
+  const started = Date.now();
+  const [factory, typed] = await Promise.all([
+    reader.read("annotation_factory", { file: path.join(FIXTURES, "annotation-factory.ts"), exportName: "graph" }),
+    reader.read("annotation_typed", { file: path.join(FIXTURES, "annotation-typed.ts"), exportName: "graph" }),
+  ]);
+  const elapsed = Date.now() - started;
+  expect(factory?.[""]?.state).toMatchObject({ properties: { level: { type: "string", enum: ["high", "low"] } } });
+  expect(typed?.[""]?.config).toMatchObject({ properties: { model: { enum: ["anthropic", "openai", "unknown"] } } });
+  // Each logged the time of its own worker: together they took their sum (at once, it would be their maximum).
+  const durations = lines.map((line) => line.ms as number);
+  expect(lines.map((line) => line.graph_id)).toEqual(["annotation_factory", "annotation_typed"]);
+  expect(elapsed).toBeGreaterThanOrEqual(durations[0] + durations[1]);
+});
+
 test("past the time limit: no schemas and one warning naming the graph", async () => {
   const { logger, lines } = recordingLogger();
   const reader = new SourceSchemaReader({ timeoutMs: 1, logger });

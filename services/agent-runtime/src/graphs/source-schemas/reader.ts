@@ -1,7 +1,7 @@
 // Schemas read from a graph's TypeScript source, on demand: the first request for a graph whose
 // schemas need its types starts one worker thread (the compiler's seconds of CPU stay off the event
-// loop), bounded in time; the answer, or the failure, is kept for the process's life. A failure is
-// logged once as a warning, and callers keep the run-time schemas.
+// loop), bounded in time, one graph at a time; the answer, or the failure, is kept for the process's
+// life. A failure is logged once as a warning, and callers keep the run-time schemas.
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "@lgp/server-kit";
@@ -28,6 +28,8 @@ export interface SourceSchemaReaderOptions {
 
 export class SourceSchemaReader {
   private readonly results = new Map<string, Promise<SourceSchemas | undefined>>();
+  /** One extraction at a time: each holds a whole TypeScript program (hundreds of MB, a core busy). */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SourceSchemaReaderOptions = {}) {}
 
@@ -35,8 +37,13 @@ export class SourceSchemaReader {
   read(graphId: string, spec: SourceGraphSpec): Promise<SourceSchemas | undefined> {
     let result = this.results.get(graphId);
     if (!result) {
-      const started = Date.now();
-      result = this.extract(spec).then(
+      let started = 0;
+      const extraction = this.queue.then(() => {
+        started = Date.now();
+        return this.extract(spec);
+      });
+      this.queue = extraction.catch(() => undefined);
+      result = extraction.then(
         (schemas) => {
           this.options.logger?.info(
             { graph_id: graphId, ms: Date.now() - started },
@@ -58,6 +65,7 @@ export class SourceSchemaReader {
     return result;
   }
 
+  /** One worker, ended when it answers, fails or runs out of time (the limit counts from its start). */
   private extract(spec: SourceGraphSpec): Promise<SourceSchemas> {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_SCHEMA_TIMEOUT_MS;
     return new Promise((resolve, reject) => {
