@@ -123,6 +123,7 @@ export class SubgraphFinder {
       const symbol = this.symbolOf(graph)!;
       const declaration = (symbol.declarations ?? [])[0];
       if (declaration && isTopLevel(declaration)) found.push({ namespace: key, name: graph.text });
+      // The child is walked again under its own namespace, even if the parent's walk passed it already.
       this.collectFromSymbol(symbol, childNamespace, found, new Set([...seen].filter((item) => item !== symbol)));
     }
   }
