@@ -163,7 +163,7 @@ export function extractSourceSchemas(spec: SourceGraphSpec): SourceSchemas {
   virtual.set(copy, `${fs.readFileSync(file, "utf8")}\n\n${appendix(`./${copyBase}${runtimeExtension}`, targets)}\n`);
   const program = ts.createProgram({ rootNames: [copy], options, host, oldProgram: first });
 
-  const generator = buildGenerator(program, { ignoreErrors: true });
+  const generator = buildGenerator(program, { ignoreErrors: true }, [copy]);
   if (!generator) throw new Error("the JSON Schema generator could not start");
   const result: SourceSchemas = {};
   namespaces.forEach((namespace, index) => {
