@@ -96,7 +96,9 @@ export class RunExecutor {
       this.early.delete(run.run_id);
       if (early.until >= Date.now()) controller.abort(new CancelledError(early.action));
     }
-    const config = mergeConfigs(kwargs.assistant_config as Record<string, unknown>, thread.config, kwargs.config);
+    // The assistant's config and the run's, as on the official server: the thread keeps its runs'
+    // config only to rebuild a factory graph for state reads and updates, never for the next run.
+    const config = mergeConfigs(kwargs.assistant_config as Record<string, unknown>, kwargs.config);
     const configurable: Record<string, unknown> = {
       ...((config.configurable as object) ?? {}),
       run_id: run.run_id,

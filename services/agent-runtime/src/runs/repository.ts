@@ -62,7 +62,7 @@ export interface NewRun {
 }
 
 /** What a worker needs of a run's thread. */
-export type ClaimedThread = Pick<ThreadRow, "config" | "metadata">;
+export type ClaimedThread = Pick<ThreadRow, "metadata">;
 
 /** The row a new run has once inserted (pending, not yet attempted). */
 export function pendingRunRow(run: NewRun, createdAt: Date): RunRow {
@@ -175,9 +175,7 @@ export class RunRepository {
    */
   async claim(runId: string, resume: boolean): Promise<{ run: RunRow; thread: ClaimedThread } | undefined> {
     const statuses = resume ? Prisma.sql`('pending', 'running')` : Prisma.sql`('pending')`;
-    const rows = await this.query<
-      RunRow & { thread_config: ThreadRow["config"]; thread_metadata: ThreadRow["metadata"] }
-    >(Prisma.sql`
+    const rows = await this.query<RunRow & { thread_metadata: ThreadRow["metadata"] }>(Prisma.sql`
       UPDATE runs r SET status = 'running', attempt = r.attempt + 1, updated_at = now()
       FROM threads t
       WHERE r.run_id = ${runId}::uuid AND r.status IN ${statuses} AND t.thread_id = r.thread_id
@@ -185,11 +183,11 @@ export class RunRepository {
         AND NOT EXISTS (
           SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.run_id <> r.run_id
             AND (o.status = 'running' OR (o.status = 'pending' AND o.run_id < r.run_id)))
-      RETURNING r.*, t.config AS thread_config, t.metadata AS thread_metadata`);
+      RETURNING r.*, t.metadata AS thread_metadata`);
     const row = rows[0];
     if (!row) return undefined;
-    const { thread_config: config, thread_metadata: metadata, ...run } = row;
-    return { run, thread: { config, metadata } };
+    const { thread_metadata: metadata, ...run } = row;
+    return { run, thread: { metadata } };
   }
 
   /**

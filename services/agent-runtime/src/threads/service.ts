@@ -2,7 +2,7 @@
 import type { AgentRuntime } from "@lgp/contracts";
 import { ConflictError, NotFoundError, invalid } from "@lgp/server-kit";
 import { toPlain } from "../common/serde";
-import type { GraphRegistry } from "../graphs/registry";
+import type { GraphAccess, GraphRegistry } from "../graphs/registry";
 import type { CheckpointTables } from "./checkpoints";
 import type { ThreadFilter, ThreadRepository, ThreadRow, ThreadSortBy, ThreadStatus } from "./repository";
 import { emptyState, interruptsOf, toThreadState, type ThreadState } from "./state";
@@ -52,12 +52,15 @@ export class ThreadService {
     return typeof graphId === "string" && this.graphs.has(graphId) ? graphId : undefined;
   }
 
-  private async graphFor(row: ThreadRow): Promise<any | undefined> {
+  /** The thread's graph; a factory graph is built with the config its runs used (kept on the thread). */
+  private async graphFor(row: ThreadRow, access: GraphAccess = "threads.read"): Promise<any | undefined> {
     const graphId = this.graphIdOf(row);
     return graphId
-      ? this.graphs.get(graphId, {
-          configurable: { thread_id: row.thread_id, ...(row.config?.configurable as object) },
-        })
+      ? this.graphs.get(
+          graphId,
+          { configurable: { thread_id: row.thread_id, ...(row.config?.configurable as object) } },
+          { access },
+        )
       : undefined;
   }
 
@@ -89,7 +92,7 @@ export class ThreadService {
     }
     if (body.supersteps?.length && graphId) {
       try {
-        const graph = await this.graphFor(row);
+        const graph = await this.graphFor(row, "threads.update");
         await graph.bulkUpdateState(
           this.configFor(threadId),
           body.supersteps.map((step) => ({
@@ -256,7 +259,7 @@ export class ThreadService {
   ): Promise<{ checkpoint: CheckpointRef; configurable: CheckpointRef }> {
     const row = await this.require(threadId);
     if (row.status === "busy") throw new ConflictError(`Thread "${threadId}" is busy with a run`);
-    const graph = await this.graphFor(row);
+    const graph = await this.graphFor(row, "threads.update");
     if (!graph) throw invalid(["path", "thread_id"], "the thread has no graph yet (no run, no metadata.graph_id)");
     let next;
     try {

@@ -75,6 +75,22 @@ test("a factory graph's thread keeps the run's config: its state can be updated 
   });
 });
 
+test("a run's config is its assistant's and its own: an earlier run's on the same thread does not carry over", async () => {
+  const { client } = running;
+  const lemon = await client.assistants.create({ graphId: "echo", config: { configurable: { flavour: "lemon" } } });
+  const thread = await client.threads.create();
+  expect(
+    await client.runs.wait(thread.thread_id, lemon.assistant_id, {
+      input: {},
+      config: { configurable: { flavour: "one-off" } },
+    }),
+  ).toMatchObject({ flavour: "one-off" });
+  expect(await client.runs.wait(thread.thread_id, "echo", { input: {} })).toMatchObject({ flavour: "mint" });
+  expect(await client.runs.wait(thread.thread_id, lemon.assistant_id, { input: {} })).toMatchObject({
+    flavour: "lemon",
+  });
+});
+
 test("a factory graph's views (graph, schemas) are built from the assistant's own config", async () => {
   const { client } = running;
   const assistant = await client.assistants.create({
