@@ -1287,7 +1287,7 @@ export type components = {
       supersteps?: components["schemas"]["Superstep"][];
       ttl?: components["schemas"]["ThreadTtl"];
     };
-    /** @description When the thread expires: `ttl` minutes from now (a bare number is the same with `delete`). Once expired, a sweeper applies `strategy`: `delete` (default) deletes the thread as DELETE does, `keep_latest` keeps it with its latest checkpoint only. Null: no change. */
+    /** @description When the thread expires: `ttl` minutes from now, at most 100 years (a bare number is the same with `delete`). Once expired, a sweeper applies `strategy`: `delete` (default) deletes the thread as DELETE does, `keep_latest` keeps it with its latest checkpoint only. Null: no change. */
     ThreadTtl:
       | number
       | {

@@ -124,5 +124,16 @@ describe("thread ttl", () => {
     await expect(rt.client.threads.create({ ttl: { strategy: "forget" as "delete", ttl: 5 } })).rejects.toThrow(
       /HTTP 422/,
     );
+    // Past any date a database can hold: a 422, not a failed insert.
+    for (const ttl of [1e12, { ttl: 1e12 }])
+      expect(
+        (
+          await fetch(`${rt.url}/threads`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ ttl }),
+          })
+        ).status,
+      ).toBe(422);
   });
 });
