@@ -169,11 +169,15 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     const storeRepository = new StoreRepository(db);
     let storeSweeper: NodeJS.Timeout | undefined;
     let threadSweeper: NodeJS.Timeout | undefined;
+    let threadSweep: Promise<void> | undefined;
     closers.unshift(
       () => cronScheduler.close(),
       () => webhooks.close(),
       async () => clearInterval(storeSweeper),
-      async () => clearInterval(threadSweeper),
+      async () => {
+        clearInterval(threadSweeper);
+        await threadSweep; // a sweep under way finishes before the pools close
+      },
     );
     // After the queue has let its last runs finish, before the database closes (the last two).
     closers.splice(closers.length - 2, 0, () => temporaryThreads.drain());
@@ -206,14 +210,15 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
         }, STORE_SWEEP_MS);
         storeSweeper.unref();
         // Expired threads go through ThreadService, as DELETE does: their active runs stop first.
-        let sweeping = false; // one sweep at a time, however short the interval
         threadSweeper ??= setInterval(() => {
-          if (sweeping) return;
-          sweeping = true;
-          void threads
-            .sweepExpired()
+          if (threadSweep) return; // one sweep at a time, however short the interval
+          threadSweep = threads
+            .sweepExpired(100, (threadId, error) =>
+              logger.warn({ err: error, threadId }, "thread TTL sweep: cannot sweep this thread"),
+            )
+            .then(() => undefined)
             .catch((error) => logger.warn({ err: error }, "thread TTL sweep failed"))
-            .finally(() => (sweeping = false));
+            .finally(() => (threadSweep = undefined));
         }, config.THREAD_TTL_SWEEP_MS);
         threadSweeper.unref();
         sweeper ??= setInterval(() => {

@@ -88,9 +88,15 @@ export class ThreadRepository {
   }
 
   /** Threads whose expiry has passed, the longest expired first. */
-  async expired(limit: number): Promise<{ thread_id: string; ttl_strategy: PruneStrategy | null }[]> {
+  /** Expired threads, oldest expiry first, leaving out `skip` (those this sweep could not sweep). */
+  async expired(
+    limit: number,
+    skip: string[] = [],
+  ): Promise<{ thread_id: string; ttl_strategy: PruneStrategy | null }[]> {
     return this.db.$queryRaw`
-      SELECT thread_id, ttl_strategy FROM threads WHERE expires_at <= now() ORDER BY expires_at LIMIT ${limit}`;
+      SELECT thread_id, ttl_strategy FROM threads
+      WHERE expires_at <= now() AND NOT (thread_id::text = ANY(${skip}::text[]))
+      ORDER BY expires_at LIMIT ${limit}`;
   }
 
   async clearExpiry(threadId: string): Promise<void> {

@@ -159,13 +159,28 @@ export class ThreadService {
    * Applies the TTL strategy of up to `limit` expired threads (the sweeper calls it); a thread kept
    * with `keep_latest` has no expiry afterwards. How many were swept.
    */
-  async sweepExpired(limit = 100): Promise<number> {
-    const expired = await this.repository.expired(limit);
-    for (const { thread_id: threadId, ttl_strategy: strategy } of expired) {
-      await this.pruneOne(threadId, strategy ?? "delete");
-      if (strategy === "keep_latest") await this.repository.clearExpiry(threadId);
+  async sweepExpired(
+    limit = 100,
+    onFailure: (threadId: string, error: unknown) => void = () => undefined,
+  ): Promise<number> {
+    let swept = 0;
+    const failed: string[] = [];
+    for (;;) {
+      const expired = await this.repository.expired(limit, failed);
+      for (const { thread_id: threadId, ttl_strategy: strategy } of expired) {
+        // One thread that cannot be swept (say its graph no longer loads) must not stop the others.
+        try {
+          await this.pruneOne(threadId, strategy ?? "delete");
+          if (strategy === "keep_latest") await this.repository.clearExpiry(threadId);
+          swept += 1;
+        } catch (error) {
+          failed.push(threadId);
+          onFailure(threadId, error);
+        }
+      }
+      // A full batch may have more behind it.
+      if (expired.length < limit) return swept;
     }
-    return expired.length;
   }
 
   /** Called before a thread is deleted through this service (its active runs are stopped). */

@@ -137,3 +137,30 @@ describe("thread ttl", () => {
       ).toBe(422);
   });
 });
+
+describe("the TTL sweep itself (no periodic sweeper: a runtime without workers)", () => {
+  let quiet: Awaited<ReturnType<typeof startTestRuntime>>;
+  beforeAll(async () => {
+    quiet = await startTestRuntime({ workers: 0 });
+  });
+  afterAll(async () => {
+    await quiet?.close();
+  });
+
+  test("a thread that cannot be swept is reported and skipped; the others are swept, batch after batch", async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 4; index += 1)
+      ids.push((await quiet.client.threads.create({ ttl: { ttl: 0, strategy: "delete" } })).thread_id);
+    const stuck = ids[0];
+    quiet.runtime.threads.onDeleting(async (threadId) => {
+      if (threadId === stuck) throw new Error("this thread refuses to go");
+    });
+    const failures: string[] = [];
+    // Batches of one: the first batch fails, and the sweep still reaches the three behind it.
+    const swept = await quiet.runtime.threads.sweepExpired(1, (threadId) => failures.push(threadId));
+    expect(failures).toEqual([stuck]);
+    expect(swept).toBe(3);
+    const left = await quiet.client.threads.search({ limit: 10 });
+    expect(left.map((thread) => thread.thread_id)).toEqual([stuck]);
+  });
+});
