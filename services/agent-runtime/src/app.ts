@@ -33,7 +33,7 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     // Official SDKs add query parameters and body fields release after release; the Python SDK
     // sends null for what it was not given; proxies drop Content-Type.
     tolerantInput: true,
-    early: [corsMiddleware(resolveCorsSettings(deps.config, corsSection(deps.config.LANGGRAPH_JSON)))],
+    early: corsMiddleware(resolveCorsSettings(deps.config, corsSection(deps.config.LANGGRAPH_JSON))),
     validateResponses: process.env.VALIDATE_RESPONSES === "true",
     metrics: deps.metrics,
     ready: async () => {

@@ -39,21 +39,30 @@ function withClientHeaders(expose: string[]): string[] {
   return [...expose, ...CLIENT_HEADERS.filter((header) => !have.has(header.toLowerCase()))];
 }
 
+/**
+ * Whether a browser page of an origin may call the runtime under these settings. The regex must
+ * match the whole origin (as on the hosted server): `https://.*\.example\.com` does not admit
+ * `https://a.example.com.evil.io`.
+ */
+function originCheck(settings: CorsSettings): (origin: string) => boolean {
+  const list = settings.allow_origins;
+  if (!settings.allow_origin_regex && (!list || list.includes("*"))) return () => true;
+  const regex = settings.allow_origin_regex ? new RegExp(`^(?:${settings.allow_origin_regex})$`) : undefined;
+  return (origin) => (list?.includes(origin) ?? false) || (regex?.test(origin) ?? false);
+}
+
 export function corsOptions(settings: CorsSettings | undefined): CorsOptions {
   if (!settings) return { origin: "*", exposedHeaders: CLIENT_HEADERS, maxAge: 600 };
-  const regex = settings.allow_origin_regex ? new RegExp(settings.allow_origin_regex) : undefined;
   const list = settings.allow_origins;
-  const anyOrigin = !regex && (!list || list.includes("*"));
+  const anyOrigin = !settings.allow_origin_regex && (!list || list.includes("*"));
+  const allowed = originCheck(settings);
   const options: CorsOptions = {
     // With credentials a browser refuses `*`: the request's own origin is echoed instead.
     origin: anyOrigin
       ? settings.allow_credentials
         ? true
         : "*"
-      : (origin, callback) => {
-          const allowed = !!origin && ((list?.includes(origin) ?? false) || (regex?.test(origin) ?? false));
-          callback(null, allowed);
-        },
+      : (origin, callback) => callback(null, !!origin && allowed(origin)),
     exposedHeaders: withClientHeaders(settings.expose_headers ?? []),
     credentials: settings.allow_credentials ?? false,
   };
@@ -63,9 +72,24 @@ export function corsOptions(settings: CorsSettings | undefined): CorsOptions {
   return options;
 }
 
-/** The CORS middleware, preflights answered (204) before any other handler. */
-export function corsMiddleware(settings: CorsSettings | undefined): RequestHandler {
-  return cors({ ...corsOptions(settings), preflightContinue: false, optionsSuccessStatus: 204 });
+/**
+ * The CORS middleware, preflights answered (204) before any other handler. With origins
+ * restricted, a write from a page of another origin is refused (403) rather than executed: a
+ * browser sends a `text/plain` POST without asking first, and such a body is read as JSON here.
+ */
+export function corsMiddleware(settings: CorsSettings | undefined): RequestHandler[] {
+  const handlers: RequestHandler[] = [
+    cors({ ...corsOptions(settings), preflightContinue: false, optionsSuccessStatus: 204 }),
+  ];
+  if (settings) {
+    const allowed = originCheck(settings);
+    handlers.push((req, res, next) => {
+      const origin = req.headers.origin;
+      if (!origin || ["GET", "HEAD", "OPTIONS"].includes(req.method) || allowed(origin)) return next();
+      res.status(403).json({ detail: `Origin ${origin} is not allowed to call this server` });
+    });
+  }
+  return handlers;
 }
 
 /**

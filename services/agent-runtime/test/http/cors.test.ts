@@ -84,6 +84,32 @@ describe("http.cors in langgraph.json", () => {
     }
   });
 
+  test("the regex must match the whole origin", async () => {
+    for (const origin of ["https://feature.preview.example.evil.io", "http://x.https://feature.preview.example"])
+      expect((await preflight(rt, origin)).headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  test("a write from a page of another origin is refused, even one a browser sends without a preflight", async () => {
+    // A text/plain POST is a "simple" request: the browser sends it without asking first.
+    const forged = await fetch(`${rt.url}/threads`, {
+      method: "POST",
+      headers: { Origin: "http://evil.example", "content-type": "text/plain" },
+      body: JSON.stringify({ metadata: { forged: true } }),
+    });
+    expect(forged.status).toBe(403);
+    expect(await rt.client.threads.search({ metadata: { forged: true } })).toEqual([]);
+    // An allowed origin, and a client that is no browser page (no Origin), write as usual.
+    const allowed = await fetch(`${rt.url}/threads`, {
+      method: "POST",
+      headers: { Origin: "http://app.example", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(allowed.status).toBe(200);
+    expect((await fetch(`${rt.url}/threads`, { method: "POST", body: "{}" })).status).toBe(200);
+    // Reads from another origin are answered (the browser withholds them from the page).
+    expect((await fetch(`${rt.url}/info`, { headers: { Origin: "http://evil.example" } })).status).toBe(200);
+  });
+
   test("expose_headers keeps the client's headers beside its own", async () => {
     const response = await fetch(`${rt.url}/assistants/search`, {
       method: "POST",

@@ -119,7 +119,7 @@ test("a JSON body without Content-Type, or as text/plain, is read as JSON; a bod
   const plain = await fetch(`${rt.url}/threads`, { method: "POST", body: '{"metadata": {"via": "text"}}' });
   expect(plain.headers.get("content-type")).toMatch(/json/);
   expect(plain.status).toBe(200);
-  expect((await plain.json()).metadata).toEqual({ via: "text" });
+  expect(((await plain.json()) as { metadata: unknown }).metadata).toEqual({ via: "text" });
   const garbage = await fetch(`${rt.url}/threads`, { method: "POST", body: "not json" });
   expect(garbage.status).toBe(422);
 });
