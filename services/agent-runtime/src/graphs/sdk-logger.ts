@@ -28,11 +28,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 export type SdkLogger = Record<keyof typeof LEVELS, (message: unknown, ...meta: unknown[]) => SdkLogger>;
 
-/** The winston-shaped view of a pino logger that graphs get from `getLogger()`. */
-export function sdkLogger(logger: Logger): SdkLogger {
+/**
+ * The winston-shaped view that graphs get from `getLogger()`. It writes to whichever logger is
+ * current when it is called: a graph module keeps what `getLogger()` gave it at import, and a
+ * process may load its graphs before its real logger exists (start-up checks load them first).
+ */
+export function sdkLogger(current: () => Logger): SdkLogger {
   const facade = {} as SdkLogger;
   for (const [name, level] of Object.entries(LEVELS)) {
     facade[name] = (message: unknown, ...meta: unknown[]) => {
+      const logger = current();
       const fields: Record<string, unknown> = {};
       for (const item of meta) {
         if (item instanceof Error) fields.err = item;
@@ -49,7 +54,11 @@ export function sdkLogger(logger: Logger): SdkLogger {
   return facade;
 }
 
-/** Makes `getLogger()` work inside graphs loaded by this process. */
+let currentLogger: Logger | undefined;
+
+/** Makes `getLogger()` work inside graphs loaded by this process, writing to `logger` from now on. */
 export function registerSdkLogger(logger: Logger): void {
-  (globalThis as Record<symbol, unknown>)[SDK_LOGGER] = sdkLogger(logger.child({ component: "graph" }));
+  currentLogger = logger.child({ component: "graph" });
+  const global = globalThis as Record<symbol, unknown>;
+  global[SDK_LOGGER] ??= sdkLogger(() => currentLogger!);
 }

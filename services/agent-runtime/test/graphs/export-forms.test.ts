@@ -5,6 +5,7 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { MemorySaver } from "@langchain/langgraph";
 import { GraphConfigError } from "../../src/graphs/config";
+import { registerSdkLogger } from "../../src/graphs/sdk-logger";
 import { GraphRegistry, GraphUnavailableError } from "../../src/graphs/registry";
 import { loadAgentRuntimeConfig } from "../../src/config";
 
@@ -79,6 +80,20 @@ describe("langgraph.json loading (official forms)", () => {
     expect(captured.lines).toContainEqual(
       expect.objectContaining({ msg: "hello from a graph", answer: 42, component: "graph", level: 30 }),
     );
+  });
+
+  test("a logger a graph module took at import writes to the logger registered last", async () => {
+    // Start-up checks load the graphs with a quiet logger before the runtime's own exists.
+    const later = capturingLogger();
+    registerSdkLogger(later.logger);
+    try {
+      expect(await out(registry, "logging")).toBe("logged");
+      expect(later.lines).toContainEqual(
+        expect.objectContaining({ msg: "hello from the module's logger", component: "graph" }),
+      );
+    } finally {
+      registerSdkLogger(captured.logger);
+    }
   });
 
   test("a graph that fails to load is logged with its id, file and cause; the others serve", () => {
