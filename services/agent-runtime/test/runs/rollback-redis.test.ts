@@ -27,6 +27,7 @@ async function watchUntilGone(threadId: string, runId: string, timeoutMs = 10_00
       if (/HTTP 404/.test(String(error))) return seen;
       throw error;
     }
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
   seen.add("never deleted");
   return seen;
