@@ -60,6 +60,8 @@ export async function* threadEvents(
     if (!run) {
       run = await runs.nextRun(threadId, cursor);
       if (!run) {
+        // A thread deleted while someone listens ends its stream.
+        if (!(await threads.find(threadId))) return;
         await sleep(NEW_RUN_POLL_MS, options.signal);
         continue;
       }

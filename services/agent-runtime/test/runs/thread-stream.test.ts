@@ -95,3 +95,15 @@ test("a thread that does not exist answers 404", async () => {
   const response = await fetch(`${rt.url}/threads/${crypto.randomUUID()}/stream`);
   expect(response.status).toBe(404);
 });
+
+test("deleting the thread ends the stream of those listening", async () => {
+  const thread = await rt.client.threads.create();
+  const listening = (async () => {
+    for await (const event of rt.client.threads.joinStream(thread.thread_id)) void event;
+    return "ended";
+  })();
+  await rt.client.runs.wait(thread.thread_id, "agent", { input: say("last words") });
+  await rt.client.threads.delete(thread.thread_id);
+  const timeout = new Promise((resolve) => setTimeout(() => resolve("still open"), 5_000).unref());
+  expect(await Promise.race([listening, timeout])).toBe("ended");
+});
