@@ -10,8 +10,7 @@ import { threadsRouter } from "./threads/routes";
 import { StoreRepository, StoreService, storeRouter } from "./store";
 import { cronsRouter } from "./crons";
 import { statelessRouter } from "./stateless";
-import { readGraphProject } from "./graphs/config";
-import { corsMiddleware, resolveCorsSettings } from "./http/cors";
+import { corsMiddleware, corsSettingsOf } from "./http/cors";
 import { infoRouter } from "./info/routes";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
@@ -33,7 +32,7 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     // Official SDKs add query parameters and body fields release after release; the Python SDK
     // sends null for what it was not given; proxies drop Content-Type.
     tolerantInput: true,
-    early: corsMiddleware(resolveCorsSettings(deps.config, corsSection(deps.config.LANGGRAPH_JSON))),
+    early: corsMiddleware(corsSettingsOf(deps.config)),
     validateResponses: process.env.VALIDATE_RESPONSES === "true",
     metrics: deps.metrics,
     ready: async () => {
@@ -53,10 +52,4 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     },
   });
   return app;
-}
-
-/** langgraph.json's `http.cors` section, if it has one. */
-function corsSection(configPath: string): unknown {
-  const http = (readGraphProject(configPath).json as { http?: { cors?: unknown } }).http;
-  return http?.cors;
 }

@@ -2,7 +2,7 @@ import path from "node:path";
 import { createLifecycle, createLogger, ensureDatabase, migrate, runMain, type Logger } from "@lgp/server-kit";
 import { createAgentRuntimeApp } from "./app";
 import { loadProcessConfig, type AgentRuntimeConfig } from "./config";
-import { readGraphProject } from "./graphs/config";
+import { corsSettingsOf } from "./http/cors";
 import { MemorySaver } from "@langchain/langgraph";
 import { GraphRegistry } from "./graphs/registry";
 import { createRuntime } from "./runtime";
@@ -32,13 +32,13 @@ async function main(): Promise<void> {
  * fails to load when LANGGRAPH_STRICT_GRAPHS is set (otherwise the runtime logs it and serves the others).
  */
 export async function checkGraphs(config: AgentRuntimeConfig, logger: Logger): Promise<void> {
-  if (!config.LANGGRAPH_STRICT_GRAPHS) readGraphProject(config.LANGGRAPH_JSON);
+  corsSettingsOf(config); // reads langgraph.json: a bad http.cors stops start-up here too
+  if (!config.LANGGRAPH_STRICT_GRAPHS) return;
   // Its warnings are the runtime's to log once, when it loads the graphs for good.
-  else
-    await GraphRegistry.load(config.LANGGRAPH_JSON, new MemorySaver(), {
-      logger: logger.child({}, { level: "silent" }),
-      strict: true,
-    });
+  await GraphRegistry.load(config.LANGGRAPH_JSON, new MemorySaver(), {
+    logger: logger.child({}, { level: "silent" }),
+    strict: true,
+  });
 }
 
 if (require.main === module) runMain(main);

@@ -4,7 +4,7 @@
 import cors, { type CorsOptions } from "cors";
 import type { RequestHandler } from "express";
 import { z } from "zod";
-import { GraphConfigError } from "../graphs/config";
+import { GraphConfigError, readGraphProject } from "../graphs/config";
 
 export const corsSettings = z
   .object({
@@ -111,4 +111,14 @@ export function resolveCorsSettings(
   }
   if (fromEnv.CORS_ALLOW_ORIGINS?.length) settings = { ...settings, allow_origins: fromEnv.CORS_ALLOW_ORIGINS };
   return settings;
+}
+
+/** The settings in force for a runtime: its environment over its langgraph.json's `http.cors`. */
+export function corsSettingsOf(config: {
+  LANGGRAPH_JSON: string;
+  CORS_CONFIG?: CorsSettings;
+  CORS_ALLOW_ORIGINS?: string[];
+}): CorsSettings | undefined {
+  const http = (readGraphProject(config.LANGGRAPH_JSON).json as { http?: { cors?: unknown } }).http;
+  return resolveCorsSettings(config, http?.cors);
 }

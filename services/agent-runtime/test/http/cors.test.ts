@@ -1,10 +1,12 @@
 // CORS as the official server configures it: any origin by default with the headers the official
 // client reads exposed; langgraph.json's http.cors (origins, a regex, credentials, headers, max age);
 // the environment over both. Preflights are answered before validation.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { startTestRuntime } from "../support/harness";
 import { loadAgentRuntimeConfig } from "../../src/config";
-import { resolveCorsSettings } from "../../src/http/cors";
+import { corsSettingsOf, resolveCorsSettings } from "../../src/http/cors";
 
 type Runtime = Awaited<ReturnType<typeof startTestRuntime>>;
 
@@ -148,5 +150,11 @@ test("a bad http.cors or CORS_CONFIG stops start-up naming the key", () => {
   expect(() => loadAgentRuntimeConfig({ ...env, CORS_CONFIG: '{"max_age": "long"}' })).toThrow(/CORS_CONFIG.*max_age/);
   expect(() => loadAgentRuntimeConfig({ ...env, CORS_CONFIG: "not json" })).toThrow(/CORS_CONFIG/);
   expect(() => resolveCorsSettings({}, { allow_origin_regex: "(" })).toThrow(/http\.cors\.allow_origin_regex/);
+  // Read with the rest of langgraph.json before the runtime touches its database.
+  const dir = mkdtempSync(path.join(tmpdir(), "lgp-cors-"));
+  const json = path.join(dir, "langgraph.json");
+  writeFileSync(json, JSON.stringify({ graphs: { agent: "./agent.ts:graph" }, http: { cors: { max_age: -1 } } }));
+  expect(() => corsSettingsOf(loadAgentRuntimeConfig({ ...env, LANGGRAPH_JSON: json }))).toThrow(/http\.cors\.max_age/);
+  rmSync(dir, { recursive: true });
   expect(() => resolveCorsSettings({}, { allow_origins: "http://a.example" })).toThrow(/http\.cors\.allow_origins/);
 });
