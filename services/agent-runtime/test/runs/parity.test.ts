@@ -2,7 +2,7 @@
 // run metadata in checkpoint metadata, the events and legacy messages modes as it shapes them, debug,
 // tasks and checkpoints events, a thread that stays interrupted through a state update, replay from
 // `Last-Event-ID: -1`, and the examples reading content blocks. Embedded (in-memory queue) mode.
-import { cpSync, existsSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { collect, startTestRuntime } from "../support/harness";
 
@@ -18,10 +18,12 @@ beforeAll(async () => {
   // The chat graph's project has its own copy of @langchain/core (a copy, not a link: another
   // module instance, whose message classes are not the runtime's).
   const copy = path.join(FIXTURE, "node_modules/@langchain/core");
-  if (!existsSync(copy)) {
-    const real = path.dirname(require.resolve("@langchain/core/package.json"));
-    cpSync(real, copy, { recursive: true, dereference: true });
-  }
+  const real = path.dirname(require.resolve("@langchain/core/package.json"));
+  const version = (dir: string) =>
+    (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string }).version;
+  // Made again after an upgrade, so the copy is the same version as the runtime's.
+  if (existsSync(copy) && version(copy) !== version(real)) rmSync(copy, { recursive: true });
+  if (!existsSync(copy)) cpSync(real, copy, { recursive: true, dereference: true });
   rt = await startTestRuntime({ env: { LANGGRAPH_JSON: path.join(FIXTURE, "langgraph.json") } });
 }, 120_000);
 afterAll(async () => {
