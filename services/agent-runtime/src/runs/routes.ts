@@ -135,8 +135,11 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
   router.post("/threads/:thread_id/runs/:run_id/cancel", async (req, res) => {
     const wait = flag(req.query.wait);
     const action = (req.query.action as "interrupt" | "rollback" | undefined) ?? "interrupt";
-    await runs.cancel(req.params.thread_id, req.params.run_id, { wait, action });
-    res.status(wait ? 204 : 202).end();
+    // A client that leaves while waiting releases the wait (and its event-log reader).
+    const left = new AbortController();
+    res.on("close", () => left.abort());
+    await runs.cancel(req.params.thread_id, req.params.run_id, { wait, action, signal: left.signal });
+    if (!left.signal.aborted) res.status(wait ? 204 : 202).end();
   });
 
   router.get("/threads/:thread_id/stream", async (req, res) => {

@@ -266,13 +266,13 @@ export class RunService {
   async cancel(
     threadId: string,
     runId: string,
-    options: { wait?: boolean; action?: "interrupt" | "rollback" } = {},
+    options: { wait?: boolean; action?: "interrupt" | "rollback"; signal?: AbortSignal } = {},
   ): Promise<void> {
     const run = await this.get(threadId, runId);
     await this.cancelRow(run, options.action ?? "interrupt");
     // Waits for the run's log to end (its row may be gone: rollback deletes it as it ends).
     if (options.wait && ACTIVE.includes(run.status)) {
-      for await (const _event of this.deps.events.read(runId, {})) {
+      for await (const _event of this.deps.events.read(runId, { signal: options.signal })) {
         // drained
       }
     }
