@@ -24,7 +24,9 @@ export async function sendEventStream(
   });
   res.writeHead(200, {
     "Content-Type": "text/event-stream",
-    "Cache-Control": "no-store",
+    // `no-cache`, as the official server sends: with `no-store` Chromium reports every stream that
+    // ends (fetch read to its last chunk) as failed with net::ERR_ABORTED.
+    "Cache-Control": "no-cache",
     Connection: "keep-alive",
     "X-Accel-Buffering": "no",
     ...(location && {

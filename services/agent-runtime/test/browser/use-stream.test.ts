@@ -1,0 +1,143 @@
+// A page on another origin drives the runtime with `useStream` (the official SDK's React hook) in
+// headless Chromium: it streams a run and renders its messages, finds its thread again after a
+// reload, rejoins a run still in flight after a reload (reconnectOnMount), and resumes an
+// interrupt. Every request must succeed: CORS preflights included, and no stream may end as
+// `net::ERR_ABORTED`. Needs Debian's `chromium` (.ci/run installs it); skipped without it.
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import { build } from "esbuild";
+import { chromium, type Browser, type Page, type Request } from "playwright-core";
+import { startTestRuntime, type RunningRuntime } from "../support/harness";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(`browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+}
+
+/** Bundles the page (React, the SDK and app.ts) into one script. */
+async function bundlePage(): Promise<string> {
+  const result = await build({
+    entryPoints: [path.join(__dirname, "page/app.js")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "silent",
+  });
+  return result.outputFiles[0].text;
+}
+
+/** Serves the page on its own loopback origin (`localhost`, while the runtime is on 127.0.0.1). */
+async function servePage(script: string): Promise<{ server: Server; origin: string }> {
+  const html = '<!doctype html><meta charset="utf-8"><div id="root"></div><script src="/app.js"></script>';
+  const server = createServer((req, res) => {
+    if (req.url === "/app.js") res.writeHead(200, { "Content-Type": "text/javascript" }).end(script);
+    else if (req.url === "/favicon.ico") res.writeHead(204).end();
+    else res.writeHead(200, { "Content-Type": "text/html" }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, origin: `http://localhost:${(server.address() as { port: number }).port}` };
+}
+
+(hasChromium ? describe : describe.skip)("useStream in Chromium from another origin", () => {
+  let runtime: RunningRuntime;
+  let page: { server: Server; origin: string };
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const [script, started] = await Promise.all([bundlePage(), startTestRuntime()]);
+    runtime = started;
+    page = await servePage(script);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    page?.server.close();
+    await runtime?.close();
+  });
+
+  test("streams, reloads, rejoins a run in flight and resumes an interrupt with no failed request", async () => {
+    const tab: Page = await browser.newPage();
+    // Requests are tagged with the document they belong to: what a document still has in flight
+    // when the test reloads it mid-run is cancelled by the browser, no fault of the server.
+    let documentNumber = 0;
+    const reloadedMidRun = new Set<number>();
+    const documents = new WeakMap<Request, number>();
+    const failures: string[] = [];
+    const requests: string[] = [];
+    const pageErrors: string[] = [];
+    tab.on("request", (request) => {
+      documents.set(request, documentNumber);
+      requests.push(`${request.method()} ${request.url()}`);
+    });
+    tab.on("requestfailed", (request) => {
+      if (reloadedMidRun.has(documents.get(request) ?? -1)) return;
+      failures.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`);
+    });
+    tab.on("pageerror", (error) => pageErrors.push(String(error)));
+    const reloadMidRun = async () => {
+      reloadedMidRun.add(documentNumber);
+      documentNumber += 1;
+      await tab.reload();
+    };
+    const open = (assistant: string, extra = "") =>
+      tab.goto(`${page.origin}/?api=${encodeURIComponent(runtime.url)}&assistant=${assistant}${extra}`);
+    const send = async (text: string) => {
+      await tab.fill("#text", text);
+      await tab.click("#send");
+    };
+    const threadInUrl = () => new URL(tab.url()).searchParams.get("thread");
+
+    // 1. A streamed run renders its messages; the thread id lands in the URL.
+    await open("agent");
+    await send("hello");
+    await tab.locator("#messages li.ai", { hasText: "echo: hello" }).waitFor();
+    await tab.locator("#status", { hasText: "idle" }).waitFor();
+    const threadId = threadInUrl();
+    expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // 2. After a reload the thread comes back from its state.
+    await tab.reload();
+    await tab.locator("#messages li.ai", { hasText: "echo: hello" }).waitFor();
+    expect(await tab.locator("#messages li.human").textContent()).toBe("hello");
+
+    // 3. A reload while a run is in flight: the page rejoins the run and sees it finish.
+    await open("steps", "&delay_ms=700");
+    await send("go");
+    await tab.locator("#visited", { hasText: "one" }).waitFor();
+    const inFlight = requests.length;
+    await reloadMidRun();
+    await tab.locator("#visited", { hasText: "one,two,three" }).waitFor();
+    await tab.locator("#status", { hasText: "idle" }).waitFor();
+    const stepsThread = threadInUrl();
+    expect(requests.slice(inFlight).some((line) => line.match(`GET .*/threads/${stepsThread}/runs/[^/]+/stream`))).toBe(
+      true,
+    );
+
+    // 4. An interrupt is shown, and resumed with `submit(undefined, {command: {resume}})`.
+    await open("approval");
+    await send("ship it");
+    await tab.locator("#interrupt", { hasText: "Approve this draft?" }).waitFor();
+    await tab.click("#approve");
+    await tab.locator("#messages li.ai", { hasText: "published: proposal: ship it" }).waitFor();
+    await tab.locator("#status", { hasText: "idle" }).waitFor();
+
+    expect(await tab.locator("#error").count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+});
