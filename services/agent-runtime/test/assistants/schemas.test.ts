@@ -1,7 +1,7 @@
 // GET /assistants/{id}/schemas: JSON Schemas read from the graph (Zod v3 and v4, LangGraph's Zod
 // registry, StateSchema) or, for Annotation state, from its TypeScript source, through the official client.
-import path from "node:path";
-import { startTestRuntime } from "../support/harness";
+import type { startTestRuntime } from "../support/harness";
+import { startFixtureRuntime } from "./fixtures/runtime";
 
 type Schema = {
   type?: string;
@@ -16,16 +16,7 @@ const BASE_MESSAGE = "BaseMessage<MessageStructure<MessageToolSet>,MessageType>"
 
 let rt: Awaited<ReturnType<typeof startTestRuntime>>;
 beforeAll(async () => {
-  rt = await startTestRuntime({
-    workers: 1,
-    // No per-graph defaults: LANGGRAPH_CONFIG is given as "{}" so it cannot stay a path of another meaning.
-    // Reading a graph's types takes seconds of CPU: a generous limit, for a loaded machine.
-    env: {
-      LANGGRAPH_JSON: path.join(__dirname, "fixtures/langgraph.json"),
-      LANGGRAPH_CONFIG: "{}",
-      LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS: "120000",
-    },
-  });
+  rt = await startFixtureRuntime();
 });
 afterAll(async () => {
   await rt?.close();

@@ -1,21 +1,13 @@
 // Subgraphs: their schemas (GET /assistants/{id}/subgraphs[/{namespace}]) and their state, addressed
 // through the `checkpoint` of the parent's task, through the official client.
-import path from "node:path";
-import { startTestRuntime } from "../support/harness";
+import type { startTestRuntime } from "../support/harness";
+import { startFixtureRuntime } from "./fixtures/runtime";
 
 type Log = { log: string[]; parent?: string; child?: string; answer?: string };
 
 let rt: Awaited<ReturnType<typeof startTestRuntime>>;
 beforeAll(async () => {
-  rt = await startTestRuntime({
-    workers: 1,
-    // Reading a graph's types takes seconds of CPU: a generous limit, for a loaded machine.
-    env: {
-      LANGGRAPH_JSON: path.join(__dirname, "fixtures/langgraph.json"),
-      LANGGRAPH_CONFIG: "{}",
-      LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS: "120000",
-    },
-  });
+  rt = await startFixtureRuntime();
 });
 afterAll(async () => {
   await rt?.close();
