@@ -12,6 +12,7 @@ import { cronsRouter } from "./crons";
 import { statelessRouter } from "./stateless";
 import { corsMiddleware, corsSettingsOf } from "./http/cors";
 import { infoRouter } from "./info/routes";
+import { requireApiKey } from "./auth/api-keys";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
 export interface AgentRuntimeDeps {
@@ -32,7 +33,11 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     // Official SDKs add query parameters and body fields release after release; the Python SDK
     // sends null for what it was not given; proxies drop Content-Type.
     tolerantInput: true,
-    early: corsMiddleware(corsSettingsOf(deps.config)),
+    // CORS first (a preflight carries no key), then the deployment's keys.
+    early: [
+      ...corsMiddleware(corsSettingsOf(deps.config)),
+      ...(deps.config.API_KEY_HASHES ? [requireApiKey(deps.config.API_KEY_HASHES, deps.logger)] : []),
+    ],
     validateResponses: process.env.VALIDATE_RESPONSES === "true",
     metrics: deps.metrics,
     ready: async () => {

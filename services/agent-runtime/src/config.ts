@@ -3,6 +3,7 @@ import { z } from "zod";
 import { env, loadConfig } from "@lgp/server-kit";
 import { applyProjectEnv, readGraphProject } from "./graphs/config";
 import { corsSettings } from "./http/cors";
+import { parseKeyHashes } from "./auth/api-keys";
 
 const REPO_ROOT = path.resolve(__dirname, "../../..");
 
@@ -72,6 +73,22 @@ export const agentRuntimeEnv = z.object({
         .map((origin) => origin.trim())
         .filter(Boolean),
     ),
+  /**
+   * SHA-256 hashes of the deployment's API keys (`sha256:<hex>`, comma-separated): with them, every
+   * request but /ok, /ready, /info and the docs needs one of the keys. Unset: open (local development).
+   */
+  API_KEY_HASHES: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value.trim() === "") return undefined;
+      const parsed = parseKeyHashes(value);
+      if (typeof parsed === "string") {
+        context.addIssue({ code: "custom", message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   /** Queue workers inside the API process (0 when separate worker processes run). */
   WORKERS: z.coerce.number().int().min(0).max(256).default(4),
   /** Prefix of this deployment's Redis keys (queue, event streams, control channel). */

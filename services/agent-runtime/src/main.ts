@@ -25,6 +25,11 @@ async function main(): Promise<void> {
   lifecycle.onShutdown(() => runtime.close());
   lifecycle.handleSignals();
   logger.info({ port: config.PORT }, `agent runtime listening on http://localhost:${config.PORT}`);
+  if (!config.API_KEY_HASHES)
+    logger.warn(
+      "OPEN MODE: no API key configured (API_KEY_HASHES): anyone who reaches this runtime can read every thread " +
+        "and run every graph. Open mode is for local development only.",
+    );
 }
 
 /**
