@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { env, loadConfig } from "@lgp/server-kit";
-import { applyProjectEnv, readGraphProject } from "./graphs/config";
+import { applyProjectEnv, parseGraphDefaults, readGraphProject } from "./graphs/config";
 import { corsSettings } from "./http/cors";
 import { parseKeyHashes } from "./auth/api-keys";
 
@@ -114,25 +114,6 @@ export const agentRuntimeEnv = z.object({
   /** How long one webhook call may take. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
 });
-
-/** Default config (and `context`) of each graph's default assistant, keyed by graph id. */
-export type GraphDefaults = Record<string, Record<string, unknown>>;
-
-/** LANGGRAPH_CONFIG's value as defaults, or why it is not (its former meaning was a file path). */
-export function parseGraphDefaults(value: string): GraphDefaults | string {
-  const hint =
-    'must be a JSON object of per-graph defaults, e.g. {"agent": {"configurable": {"model": "x"}}}; ' +
-    "the path of langgraph.json is set with LANGGRAPH_JSON";
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return hint;
-  }
-  const isObject = (item: unknown) => typeof item === "object" && item !== null && !Array.isArray(item);
-  if (!isObject(parsed) || !Object.values(parsed as object).every(isObject)) return hint;
-  return parsed as GraphDefaults;
-}
 
 export type AgentRuntimeConfig = z.infer<typeof agentRuntimeEnv>;
 

@@ -173,3 +173,22 @@ export function applyProjectEnv(project: GraphProject, target: NodeJS.ProcessEnv
   for (const [key, value] of Object.entries(env.values)) if (target[key] === undefined) target[key] = value;
   return env;
 }
+
+/** Default config (and `context`) of each graph's default assistant, keyed by graph id. */
+export type GraphDefaults = Record<string, Record<string, unknown>>;
+
+/** LANGGRAPH_CONFIG's value as defaults, or why it is not (its former meaning was a file path). */
+export function parseGraphDefaults(value: string): GraphDefaults | string {
+  const hint =
+    'must be a JSON object of per-graph defaults, e.g. {"agent": {"configurable": {"model": "x"}}}; ' +
+    "the path of langgraph.json is set with LANGGRAPH_JSON";
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return hint;
+  }
+  const isObject = (item: unknown) => typeof item === "object" && item !== null && !Array.isArray(item);
+  if (!isObject(parsed) || !Object.values(parsed as object).every(isObject)) return hint;
+  return parsed as GraphDefaults;
+}

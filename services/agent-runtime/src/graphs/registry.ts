@@ -7,8 +7,14 @@ import { pathToFileURL } from "node:url";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { HttpError, type Logger } from "@lgp/server-kit";
-import { parseGraphDefaults, type GraphDefaults } from "../config";
-import { GraphConfigError, applyProjectEnv, readGraphProject, type GraphEntry } from "./config";
+import {
+  GraphConfigError,
+  applyProjectEnv,
+  parseGraphDefaults,
+  readGraphProject,
+  type GraphDefaults,
+  type GraphEntry,
+} from "./config";
 import { registerSdkLogger } from "./sdk-logger";
 
 /** What the runtime uses of a compiled graph (a `Pregel` instance). */
