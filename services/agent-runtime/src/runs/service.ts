@@ -11,7 +11,7 @@ import type { ControlBus, EventLog, RunEvent, RunQueue } from "../queue/types";
 import type { ThreadRepository } from "../threads/repository";
 import { pendingRunRow, type RunKwargs, type RunRepository, type RunRow, type RunStatus } from "./repository";
 import type { RunFinishedHooks } from "./finished";
-import { DEFAULT_STREAM_MODES } from "./stream-modes";
+import { requestedModes } from "./stream-modes";
 import { threadEvents, type ThreadStreamMode } from "./thread-stream";
 
 type Schemas = AgentRuntime.components["schemas"];
@@ -100,9 +100,7 @@ export class RunService {
     const assistant = await assistants.resolve(body.assistant_id, { cached: true });
     // A graph that failed to load at start-up answers 409 now rather than a failed run later.
     this.deps.graphs.assertLoaded(assistant.graph_id);
-    // An empty mode (`""`, `[]`: what some clients send for "not given") is the default.
-    const modes = ([] as (string | undefined)[]).concat(body.stream_mode).filter((mode): mode is string => !!mode);
-    const streamMode = modes.length ? modes : DEFAULT_STREAM_MODES;
+    const streamMode = requestedModes(body.stream_mode);
     const kwargs: RunKwargs = {
       graph_id: assistant.graph_id,
       input: body.input ?? null,

@@ -5,6 +5,12 @@ import { serialize } from "../common/serde";
 
 export const DEFAULT_STREAM_MODES = ["values"];
 
+/** The modes a run request asks for; none (absent, `""` or `[]`: "not given" to some clients) is the default. */
+export function requestedModes(value: string | readonly string[] | null | undefined): string[] {
+  const modes = ([] as (string | null | undefined)[]).concat(value).filter((mode): mode is string => !!mode);
+  return modes.length ? modes : DEFAULT_STREAM_MODES;
+}
+
 const GRAPH_MODE: Record<string, string | undefined> = {
   values: "values",
   updates: "updates",

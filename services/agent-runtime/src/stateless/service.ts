@@ -3,6 +3,7 @@
 import { newId } from "../common/ids";
 import type { RunFinishedHooks } from "../runs/finished";
 import type { RunRow } from "../runs/repository";
+import { requestedModes } from "../runs/stream-modes";
 import type { RunCreate, RunService } from "../runs/service";
 import type { ThreadService } from "../threads/service";
 
@@ -18,13 +19,8 @@ export class StatelessRunService {
   async create(body: RunCreate, options: { needValues?: boolean } = {}): Promise<RunRow> {
     const request: RunCreate = { ...body, if_not_exists: "create", multitask_strategy: undefined };
     if (options.needValues) {
-      const modes =
-        body.stream_mode === undefined || body.stream_mode === ""
-          ? []
-          : Array.isArray(body.stream_mode)
-            ? body.stream_mode
-            : [body.stream_mode];
-      if (!modes.includes("values")) request.stream_mode = [...modes, "values"];
+      const modes = requestedModes(body.stream_mode);
+      if (!modes.includes("values")) request.stream_mode = [...modes, "values"] as RunCreate["stream_mode"];
     }
     return this.runs.create(newId(), request, { temporary: true });
   }
