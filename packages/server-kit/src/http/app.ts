@@ -90,6 +90,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : "unmatched";
       stop({ method: req.method, route, status: String(res.statusCode) });
       if (res.statusCode >= 500) metrics.httpErrors.inc({ status: String(res.statusCode) });
+      if (res.statusCode === 401 || res.statusCode === 403)
+        metrics.authRefusals.inc({ status: String(res.statusCode) });
     });
     next();
   });
@@ -161,6 +163,7 @@ function errorMiddleware(style: "list" | "message"): ErrorRequestHandler {
       return;
     }
     if (error instanceof HttpError) {
+      for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
       res.status(error.status).json({ detail: error.detail });
       return;
     }

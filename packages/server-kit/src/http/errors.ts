@@ -6,6 +6,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly detail: unknown,
+    /** Response headers the status calls for (e.g. `WWW-Authenticate` on a 401). */
+    readonly headers?: Record<string, string>,
   ) {
     super(typeof detail === "string" ? detail : JSON.stringify(detail));
   }

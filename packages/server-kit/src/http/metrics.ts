@@ -4,6 +4,8 @@ export interface ServiceMetrics {
   registry: Registry;
   httpDuration: Histogram<"method" | "route" | "status">;
   httpErrors: Counter<"status">;
+  /** 401 and 403 answers: a rising count is a client with a stale key or someone probing. */
+  authRefusals: Counter<"status">;
 }
 
 /** One registry per service instance (tests run several apps in one process). */
@@ -24,5 +26,11 @@ export function createMetrics(service: string): ServiceMetrics {
     labelNames: ["status"] as const,
     registers: [registry],
   });
-  return { registry, httpDuration, httpErrors };
+  const authRefusals = new Counter({
+    name: "http_auth_refusals_total",
+    help: "Requests refused by authentication (401) or authorization (403)",
+    labelNames: ["status"] as const,
+    registers: [registry],
+  });
+  return { registry, httpDuration, httpErrors, authRefusals };
 }
