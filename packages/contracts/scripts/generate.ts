@@ -51,6 +51,16 @@ export function bundle(service: string): Json {
     }
   }
   const paths = (document.paths ?? {}) as Json;
+  // Responses every operation may give (base.yaml's `x-every-operation-responses`), unless it says otherwise.
+  const common = document["x-every-operation-responses"];
+  delete document["x-every-operation-responses"];
+  if (isObject(common)) {
+    for (const item of Object.values(paths).filter(isObject)) {
+      for (const operation of Object.values(item).filter(isObject)) {
+        if (isObject(operation.responses)) operation.responses = { ...common, ...operation.responses };
+      }
+    }
+  }
   document.paths = Object.fromEntries(
     Object.keys(paths)
       .sort()

@@ -1401,6 +1401,34 @@ export type components = {
     };
   };
   responses: {
+    /** @description No valid credentials (a deployment key, or what the custom auth handler accepts). */
+    Unauthorized: {
+      headers: {
+        "WWW-Authenticate"?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
+    /** @description The custom auth handler refused this action to this user. */
+    Forbidden: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
+    /** @description Any other error, as `{detail}`. */
+    Error: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
     /** @description The request does not match the contract. */
     ValidationError: {
       headers: {
@@ -1489,9 +1517,12 @@ export interface operations {
           "application/json": components["schemas"]["Assistant"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   countAssistants: {
@@ -1516,7 +1547,10 @@ export interface operations {
           "application/json": number;
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   searchAssistants: {
@@ -1545,7 +1579,10 @@ export interface operations {
           }[];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getAssistant: {
@@ -1569,8 +1606,11 @@ export interface operations {
           "application/json": components["schemas"]["Assistant"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   deleteAssistant: {
@@ -1599,8 +1639,11 @@ export interface operations {
           };
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   updateAssistant: {
@@ -1628,8 +1671,11 @@ export interface operations {
           "application/json": components["schemas"]["Assistant"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getAssistantGraph: {
@@ -1656,9 +1702,12 @@ export interface operations {
           "application/json": components["schemas"]["GraphDrawing"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   setLatestAssistantVersion: {
@@ -1688,8 +1737,11 @@ export interface operations {
           "application/json": components["schemas"]["Assistant"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getAssistantSchemas: {
@@ -1713,9 +1765,12 @@ export interface operations {
           "application/json": components["schemas"]["GraphSchemas"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getAssistantSubgraphs: {
@@ -1734,9 +1789,12 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components["responses"]["Subgraphs"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getAssistantSubgraphsByNamespace: {
@@ -1757,9 +1815,12 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components["responses"]["Subgraphs"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   listAssistantVersions: {
@@ -1795,8 +1856,11 @@ export interface operations {
           "application/json": components["schemas"]["AssistantVersion"][];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getInfo: {
@@ -1817,6 +1881,9 @@ export interface operations {
           "application/json": components["schemas"]["ServerInfo"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      default: components["responses"]["Error"];
     };
   };
   createStatelessRun: {
@@ -1842,9 +1909,12 @@ export interface operations {
           "application/json": components["schemas"]["Run"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   createStatelessRunBatch: {
@@ -1869,9 +1939,12 @@ export interface operations {
           "application/json": components["schemas"]["Run"][];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   cancelRuns: {
@@ -1902,8 +1975,11 @@ export interface operations {
         };
         content?: never;
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   createCron: {
@@ -1928,8 +2004,11 @@ export interface operations {
           "application/json": components["schemas"]["Cron"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   countCrons: {
@@ -1954,7 +2033,10 @@ export interface operations {
           "application/json": number;
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   searchCrons: {
@@ -1979,7 +2061,10 @@ export interface operations {
           "application/json": components["schemas"]["CronPartial"][];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getCron: {
@@ -2002,8 +2087,11 @@ export interface operations {
           "application/json": components["schemas"]["Cron"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   deleteCron: {
@@ -2024,8 +2112,11 @@ export interface operations {
         };
         content?: never;
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   updateCron: {
@@ -2052,8 +2143,11 @@ export interface operations {
           "application/json": components["schemas"]["Cron"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   createStatelessRunStream: {
@@ -2070,9 +2164,12 @@ export interface operations {
     };
     responses: {
       200: components["responses"]["RunEventStream"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   createStatelessRunWait: {
@@ -2098,9 +2195,12 @@ export interface operations {
           "application/json": unknown;
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getStoreItem: {
@@ -2127,7 +2227,10 @@ export interface operations {
           "application/json": components["schemas"]["StoreItem"] | null;
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   putStoreItem: {
@@ -2150,7 +2253,10 @@ export interface operations {
         };
         content?: never;
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   deleteStoreItem: {
@@ -2173,7 +2279,10 @@ export interface operations {
         };
         content?: never;
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   searchStoreItems: {
@@ -2200,7 +2309,10 @@ export interface operations {
           };
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   listStoreNamespaces: {
@@ -2227,7 +2339,10 @@ export interface operations {
           };
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   createThread: {
@@ -2252,9 +2367,12 @@ export interface operations {
           "application/json": components["schemas"]["Thread"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   countThreads: {
@@ -2279,7 +2397,10 @@ export interface operations {
           "application/json": number;
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   pruneThreads: {
@@ -2306,7 +2427,10 @@ export interface operations {
           };
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   searchThreads: {
@@ -2335,7 +2459,10 @@ export interface operations {
           }[];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getThread: {
@@ -2358,8 +2485,11 @@ export interface operations {
           "application/json": components["schemas"]["Thread"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   deleteThread: {
@@ -2380,8 +2510,11 @@ export interface operations {
         };
         content?: never;
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   updateThread: {
@@ -2413,8 +2546,11 @@ export interface operations {
           "application/json": components["schemas"]["Thread"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   copyThread: {
@@ -2437,8 +2573,11 @@ export interface operations {
           "application/json": components["schemas"]["Thread"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getThreadHistoryGet: {
@@ -2464,9 +2603,12 @@ export interface operations {
           "application/json": components["schemas"]["ThreadState"][];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getThreadHistory: {
@@ -2493,9 +2635,12 @@ export interface operations {
           "application/json": components["schemas"]["ThreadState"][];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   listRuns: {
@@ -2523,8 +2668,11 @@ export interface operations {
           "application/json": components["schemas"]["Run"][];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   createRun: {
@@ -2552,9 +2700,12 @@ export interface operations {
           "application/json": components["schemas"]["Run"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   createThreadCron: {
@@ -2581,8 +2732,11 @@ export interface operations {
           "application/json": components["schemas"]["Cron"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   createRunStream: {
@@ -2601,9 +2755,12 @@ export interface operations {
     };
     responses: {
       200: components["responses"]["RunEventStream"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   createRunWait: {
@@ -2631,9 +2788,12 @@ export interface operations {
           "application/json": unknown;
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getRun: {
@@ -2657,8 +2817,11 @@ export interface operations {
           "application/json": components["schemas"]["Run"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   deleteRun: {
@@ -2680,9 +2843,12 @@ export interface operations {
         };
         content?: never;
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   cancelRun: {
@@ -2714,9 +2880,12 @@ export interface operations {
         };
         content?: never;
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   joinRun: {
@@ -2743,8 +2912,11 @@ export interface operations {
           "application/json": unknown;
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   joinRunStream: {
@@ -2765,8 +2937,11 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components["responses"]["RunEventStream"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getThreadState: {
@@ -2791,9 +2966,12 @@ export interface operations {
           "application/json": components["schemas"]["ThreadState"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   updateThreadState: {
@@ -2824,9 +3002,12 @@ export interface operations {
           };
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getThreadStateAtCheckpointPost: {
@@ -2856,9 +3037,12 @@ export interface operations {
           "application/json": components["schemas"]["ThreadState"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   getThreadStateAtCheckpoint: {
@@ -2884,9 +3068,12 @@ export interface operations {
           "application/json": components["schemas"]["ThreadState"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
   joinThreadStream: {
@@ -2908,8 +3095,11 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components["responses"]["RunEventStream"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
     };
   };
 }
