@@ -12,7 +12,7 @@ import { cronsRouter } from "./crons";
 import { statelessRouter } from "./stateless";
 import { corsMiddleware, corsSettingsOf } from "./http/cors";
 import { infoRouter } from "./info/routes";
-import { requireApiKey } from "./auth/api-keys";
+import { authenticateRequests } from "./auth";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
 export interface AgentRuntimeDeps {
@@ -33,10 +33,18 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     // Official SDKs add query parameters and body fields release after release; the Python SDK
     // sends null for what it was not given; proxies drop Content-Type.
     tolerantInput: true,
-    // CORS first (a preflight carries no key), then the deployment's keys.
+    // CORS first (a preflight carries no credentials), then the deployment's keys or custom auth.
     early: [
       ...corsMiddleware(corsSettingsOf(deps.config)),
-      ...(deps.config.API_KEY_HASHES ? [requireApiKey(deps.config.API_KEY_HASHES, deps.logger)] : []),
+      ...(deps.config.API_KEY_HASHES || deps.runtime?.customAuth
+        ? [
+            authenticateRequests({
+              keyHashes: deps.config.API_KEY_HASHES,
+              customAuth: deps.runtime?.customAuth,
+              logger: deps.logger,
+            }),
+          ]
+        : []),
     ],
     validateResponses: process.env.VALIDATE_RESPONSES === "true",
     metrics: deps.metrics,
@@ -53,7 +61,7 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
         app.use(statelessRouter(deps.runtime.stateless, deps.runtime.runs));
         app.use(cronsRouter(deps.runtime.crons));
       }
-      app.use(storeRouter(new StoreService(new StoreRepository(deps.db))));
+      app.use(storeRouter(new StoreService(new StoreRepository(deps.db), deps.runtime?.authorize)));
     },
   });
   return app;

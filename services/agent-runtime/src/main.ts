@@ -25,7 +25,18 @@ async function main(): Promise<void> {
   lifecycle.onShutdown(() => runtime.close());
   lifecycle.handleSignals();
   logger.info({ port: config.PORT }, `agent runtime listening on http://localhost:${config.PORT}`);
-  if (!config.API_KEY_HASHES)
+  if (runtime.customAuth)
+    logger.info(
+      {
+        auth: runtime.customAuth.source,
+        studioKeys: !!config.API_KEY_HASHES && !runtime.customAuth.studioAuthDisabled,
+      },
+      "custom auth: every request but probes, /info and the docs goes through its authenticate handler" +
+        (config.API_KEY_HASHES && !runtime.customAuth.studioAuthDisabled
+          ? "; a deployment key (x-api-key) stands for the studio user"
+          : ""),
+    );
+  else if (!config.API_KEY_HASHES)
     logger.warn(
       "OPEN MODE: no API key configured (API_KEY_HASHES): anyone who reaches this runtime can read every thread " +
         "and run every graph. Open mode is for local development only.",

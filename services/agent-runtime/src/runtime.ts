@@ -6,6 +6,8 @@ import type { Logger } from "@lgp/server-kit";
 import pg from "pg";
 import { AssistantRepository } from "./assistants/repository";
 import { AssistantService } from "./assistants/service";
+import { CustomAuth, authorizerOf, type Authorize } from "./auth";
+import { readGraphProject } from "./graphs/config";
 import type { AgentRuntimeConfig } from "./config";
 import { createDb, type Db } from "./db";
 import { GraphRegistry } from "./graphs/registry";
@@ -42,6 +44,10 @@ export interface Runtime {
   stateless: StatelessRunService;
   crons: CronService;
   webhooks: WebhookDispatcher;
+  /** langgraph.json's `auth.path` handler, when it declares one. */
+  customAuth?: CustomAuth;
+  /** What every service asks before touching a resource (allows everything without a handler). */
+  authorize: Authorize;
   /** Starts `n` queue workers in this process. */
   startWorkers(n: number): void;
   close(): Promise<void>;
@@ -86,6 +92,9 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       strict: config.LANGGRAPH_STRICT_GRAPHS,
     });
     graphs.setStore(createGraphStore(db));
+    // After the graphs: langgraph.json's `env` is applied, and the handler may read it.
+    const customAuth = await CustomAuth.load(readGraphProject(config.LANGGRAPH_JSON));
+    const authorize = authorizerOf(customAuth);
 
     let queue: RunQueue;
     let events: EventLog;
@@ -115,8 +124,9 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       assistantRepository,
       graphs,
       new SourceSchemaReader({ timeoutMs: config.LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS, logger }),
+      authorize,
     );
-    const threads = new ThreadService(threadRepository, graphs, checkpoints);
+    const threads = new ThreadService(threadRepository, graphs, checkpoints, authorize);
     const finished = new RunFinishedHooks(logger);
     const runs = new RunService({
       finished,
@@ -127,6 +137,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       queue,
       events,
       control,
+      authorize,
     });
     threads.onDeleting((threadId) => runs.cancelMany({ thread_id: threadId }, "interrupt"));
     threads.onDeleted((threadId) => runs.forgetThread(threadId));
@@ -165,6 +176,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       runs,
       stateless,
       logger,
+      authorize,
     });
     const storeRepository = new StoreRepository(db);
     let storeSweeper: NodeJS.Timeout | undefined;
@@ -200,6 +212,8 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       stateless,
       crons,
       webhooks,
+      customAuth,
+      authorize,
       startWorkers(n: number) {
         if (n <= 0) return;
         queue.startWorkers(n, executor.handle);

@@ -1,6 +1,7 @@
 // Assistant rows: the active version's fields on `assistants`, every version in `assistant_versions`.
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db";
+import { filtersSql, type AuthFilters } from "../auth";
 
 export interface AssistantRow {
   assistant_id: string;
@@ -21,6 +22,8 @@ export interface AssistantFilter {
   graphId?: string;
   name?: string;
   metadata?: Record<string, unknown>;
+  /** What the caller may see (its auth handler's filters on metadata). */
+  access?: AuthFilters;
 }
 
 export interface NewAssistant {
@@ -50,16 +53,17 @@ function where(filter: AssistantFilter): Prisma.Sql {
   if (filter.metadata && Object.keys(filter.metadata).length) {
     conditions.push(Prisma.sql`metadata @> ${JSON.stringify(filter.metadata)}::jsonb`);
   }
+  if (filter.access) conditions.push(filtersSql(Prisma.sql`metadata`, filter.access));
   return Prisma.join(conditions, " AND ");
 }
 
 export class AssistantRepository {
   constructor(private readonly db: Db) {}
 
-  async find(assistantId: string): Promise<AssistantRow | undefined> {
-    const rows = await this.db.$queryRaw<
-      AssistantRow[]
-    >`SELECT * FROM assistants WHERE assistant_id = ${assistantId}::uuid`;
+  /** The assistant, if it exists and `access` lets the caller see it. */
+  async find(assistantId: string, access?: AuthFilters): Promise<AssistantRow | undefined> {
+    const rows = await this.db.$queryRaw<AssistantRow[]>`
+      SELECT * FROM assistants WHERE assistant_id = ${assistantId}::uuid AND ${filtersSql(Prisma.sql`metadata`, access)}`;
     return rows[0];
   }
 

@@ -5,6 +5,7 @@ import type { AgentRuntime } from "@lgp/contracts";
 import { ConflictError, NotFoundError } from "@lgp/server-kit";
 import { defaultAssistantId, isUuid } from "../common/ids";
 import { drawGraph, graphSchemas, subgraphSchemas } from "../graphs/describe";
+import { allowAll, type AuthContext, type Authorize } from "../auth";
 import type { GraphRegistry } from "../graphs/registry";
 import { SourceSchemaReader } from "../graphs/source-schemas/reader";
 import type { AssistantRepository, AssistantRow, AssistantSortBy, AssistantVersionRow } from "./repository";
@@ -43,7 +44,25 @@ export class AssistantService {
     private readonly repository: AssistantRepository,
     private readonly graphs: GraphRegistry,
     private readonly sourceSchemas: SourceSchemaReader = new SourceSchemaReader(),
+    private readonly authorize: Authorize = allowAll,
   ) {}
+
+  /**
+   * The assistant, if the caller may `action` it: one its handler's filters hide is absent (404).
+   * Without `auth` (an internal call) every assistant is visible.
+   */
+  private async require(
+    idOrGraph: string,
+    auth: AuthContext | undefined,
+    action: "read" | "update" | "delete",
+  ): Promise<AssistantRow> {
+    const row = await this.resolve(idOrGraph);
+    if (!auth) return row;
+    const { filters } = await this.authorize(auth, `assistants:${action}`, { assistant_id: row.assistant_id });
+    if (filters && !(await this.repository.find(row.assistant_id, filters)))
+      throw new NotFoundError(`Assistant "${idOrGraph}" not found`);
+    return row;
+  }
 
   /** One default assistant per graph (idempotent, so every process may call it at start-up). */
   async ensureDefaults(): Promise<void> {
@@ -87,9 +106,19 @@ export class AssistantService {
     return row;
   }
 
-  async create(body: AssistantCreate): Promise<Assistant> {
+  async create(body: AssistantCreate, auth?: AuthContext): Promise<Assistant> {
     this.requireGraph(body.graph_id);
     const assistantId = body.assistant_id?.toLowerCase() ?? crypto.randomUUID();
+    const { filters, value } = await this.authorize(auth, "assistants:create", {
+      assistant_id: assistantId,
+      graph_id: body.graph_id,
+      name: body.name,
+      description: body.description,
+      config: body.config ?? {},
+      context: body.context ?? {},
+      metadata: { ...(body.metadata ?? {}) } as Record<string, unknown>,
+      if_exists: body.if_exists,
+    });
     const inserted = await this.repository.insert({
       assistantId,
       graphId: body.graph_id,
@@ -97,22 +126,35 @@ export class AssistantService {
       description: body.description ?? null,
       config: body.config ?? {},
       context: body.context ?? {},
-      metadata: body.metadata ?? {},
+      metadata: value.metadata ?? {},
     });
     if (!inserted) {
-      if (body.if_exists === "do_nothing") return toAssistant(await this.resolve(assistantId));
+      const existing = body.if_exists === "do_nothing" && (await this.repository.find(assistantId, filters));
+      if (existing) return toAssistant(existing);
       throw new ConflictError(`Assistant "${assistantId}" already exists`);
     }
     return toAssistant(await this.resolve(assistantId));
   }
 
-  async get(idOrGraph: string): Promise<Assistant> {
-    return toAssistant(await this.resolve(idOrGraph));
+  async get(idOrGraph: string, auth?: AuthContext): Promise<Assistant> {
+    return toAssistant(await this.require(idOrGraph, auth, "read"));
   }
 
   /** A new version, made active: config and context replaced whole when given, metadata merged. */
-  async update(idOrGraph: string, patch: AssistantPatch): Promise<Assistant> {
+  async update(idOrGraph: string, patch: AssistantPatch, auth?: AuthContext): Promise<Assistant> {
     const current = await this.resolve(idOrGraph);
+    const { filters, value } = await this.authorize(auth, "assistants:update", {
+      assistant_id: current.assistant_id,
+      graph_id: patch.graph_id,
+      name: patch.name,
+      description: patch.description,
+      config: patch.config,
+      context: patch.context,
+      metadata: { ...(patch.metadata ?? {}) } as Record<string, unknown>,
+    });
+    if (filters && !(await this.repository.find(current.assistant_id, filters)))
+      throw new NotFoundError(`Assistant "${idOrGraph}" not found`);
+    patch = { ...patch, metadata: value.metadata };
     if (patch.graph_id) this.requireGraph(patch.graph_id);
     const row = await this.repository.addVersion(current.assistant_id, {
       graphId: patch.graph_id ?? current.graph_id,
@@ -127,8 +169,8 @@ export class AssistantService {
     return toAssistant(row);
   }
 
-  async setLatest(idOrGraph: string, version: number): Promise<Assistant> {
-    const current = await this.resolve(idOrGraph);
+  async setLatest(idOrGraph: string, version: number, auth?: AuthContext): Promise<Assistant> {
+    const current = await this.require(idOrGraph, auth, "update");
     const row = await this.repository.activate(current.assistant_id, version);
     if (!row) throw new NotFoundError(`Version ${version} of assistant "${idOrGraph}" not found`);
     this.cache.delete(row.assistant_id);
@@ -138,8 +180,9 @@ export class AssistantService {
   async versions(
     idOrGraph: string,
     query: { limit?: number; offset?: number; metadata?: object },
+    auth?: AuthContext,
   ): Promise<AssistantVersion[]> {
-    const current = await this.resolve(idOrGraph);
+    const current = await this.require(idOrGraph, auth, "read");
     const rows = await this.repository.versions(current.assistant_id, {
       limit: query.limit ?? 10,
       offset: query.offset ?? 0,
@@ -150,11 +193,19 @@ export class AssistantService {
 
   async search(
     query: AssistantSearch,
+    auth?: AuthContext,
   ): Promise<{ assistants: Partial<Assistant>[]; total: number; next: number | null }> {
     const limit = query.limit ?? 10;
     const offset = query.offset ?? 0;
+    const { filters, value } = await this.authorize(auth, "assistants:search", {
+      graph_id: query.graph_id,
+      name: query.name,
+      metadata: query.metadata,
+      limit,
+      offset,
+    });
     const { rows, total } = await this.repository.search(
-      { graphId: query.graph_id, name: query.name, metadata: query.metadata },
+      { graphId: value.graph_id, name: value.name, metadata: value.metadata, access: filters },
       {
         limit,
         offset,
@@ -172,12 +223,21 @@ export class AssistantService {
     return { assistants, total, next: offset + rows.length < total ? offset + rows.length : null };
   }
 
-  async count(query: { graph_id?: string; name?: string; metadata?: Record<string, unknown> }): Promise<number> {
-    return this.repository.count({ graphId: query.graph_id, name: query.name, metadata: query.metadata });
+  async count(
+    query: { graph_id?: string; name?: string; metadata?: Record<string, unknown> },
+    auth?: AuthContext,
+  ): Promise<number> {
+    const { filters, value } = await this.authorize(auth, "assistants:search", { ...query, limit: 0, offset: 0 });
+    return this.repository.count({
+      graphId: value.graph_id,
+      name: value.name,
+      metadata: value.metadata,
+      access: filters,
+    });
   }
 
-  async delete(idOrGraph: string): Promise<string> {
-    const current = await this.resolve(idOrGraph);
+  async delete(idOrGraph: string, auth?: AuthContext): Promise<string> {
+    const current = await this.require(idOrGraph, auth, "delete");
     if (!(await this.repository.delete(current.assistant_id)))
       throw new NotFoundError(`Assistant "${idOrGraph}" not found`);
     this.cache.delete(current.assistant_id);
@@ -189,14 +249,18 @@ export class AssistantService {
     return this.graphs.get(assistant.graph_id, assistant.config as RunnableConfig, { access: "assistants.read" });
   }
 
-  async graph(idOrGraph: string, xray?: boolean | number): Promise<{ nodes: object[]; edges: object[] }> {
-    const assistant = await this.resolve(idOrGraph);
+  async graph(
+    idOrGraph: string,
+    xray?: boolean | number,
+    auth?: AuthContext,
+  ): Promise<{ nodes: object[]; edges: object[] }> {
+    const assistant = await this.require(idOrGraph, auth, "read");
     const graph = await this.graphOf(assistant);
     return drawGraph(graph, xray);
   }
 
-  async schemas(idOrGraph: string): Promise<Record<string, unknown>> {
-    const assistant = await this.resolve(idOrGraph);
+  async schemas(idOrGraph: string, auth?: AuthContext): Promise<Record<string, unknown>> {
+    const assistant = await this.require(idOrGraph, auth, "read");
     const graph = await this.graphOf(assistant);
     return graphSchemas(assistant.graph_id, graph, this.sourceSchemasOf(assistant.graph_id));
   }
@@ -205,8 +269,9 @@ export class AssistantService {
   async subgraphs(
     idOrGraph: string,
     options: { namespace?: string; recurse?: boolean },
+    auth?: AuthContext,
   ): Promise<Record<string, Record<string, unknown>>> {
-    const assistant = await this.resolve(idOrGraph);
+    const assistant = await this.require(idOrGraph, auth, "read");
     const graph = await this.graphOf(assistant);
     return subgraphSchemas(graph, options, this.sourceSchemasOf(assistant.graph_id));
   }

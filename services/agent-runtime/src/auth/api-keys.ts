@@ -2,12 +2,6 @@
 // carry one of its keys (`x-api-key`, or `Authorization: Bearer <key>`). The runtime holds only
 // SHA-256 hashes: keys are long random strings, so a fast hash is as good as a slow one here.
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { RequestHandler } from "express";
-import type { Logger } from "@lgp/server-kit";
-
-/** What anyone may read without a key: liveness and readiness probes, server info, the docs. */
-const OPEN_PATHS = /^\/(ok|ready|info|openapi\.json|docs)(\/|$)/;
-
 /** The hash a key is kept as: `sha256:<hex>`. */
 export function hashApiKey(key: string): string {
   return `sha256:${createHash("sha256").update(key, "utf8").digest("hex")}`;
@@ -27,24 +21,20 @@ export function parseKeyHashes(value: string): Buffer[] | string {
   return hashes;
 }
 
-function presentedKey(header: string | undefined, authorization: string | undefined): string | undefined {
+/** The key a request carries: `x-api-key`, or `Authorization: Bearer <key>` when `bearer` allows. */
+export function presentedKey(
+  header: string | undefined,
+  authorization: string | undefined,
+  bearer = true,
+): string | undefined {
   if (header) return header;
-  const bearer = /^Bearer\s+(.+)$/i.exec(authorization ?? "");
-  return bearer?.[1];
+  if (!bearer) return undefined;
+  return /^Bearer\s+(.+)$/i.exec(authorization ?? "")?.[1];
 }
 
-/** Refuses requests without a valid key (preflights pass: CORS answers them before this runs). */
-export function requireApiKey(hashes: Buffer[], logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    if (req.method === "OPTIONS" || (["GET", "HEAD"].includes(req.method) && OPEN_PATHS.test(req.path))) return next();
-    const key = presentedKey(req.get("x-api-key"), req.get("authorization"));
-    if (key) {
-      const digest = createHash("sha256").update(key, "utf8").digest();
-      if (hashes.some((hash) => timingSafeEqual(hash, digest))) return next();
-    }
-    // Never the credential itself in the log.
-    logger.warn({ path: req.path, method: req.method, presented: !!key }, "request refused: no valid API key");
-    res.setHeader("WWW-Authenticate", 'ApiKey header="x-api-key", Bearer');
-    res.status(401).json({ detail: key ? "Invalid API key" : "Missing API key: send it in the x-api-key header" });
-  };
+/** Whether `key` hashes to one of `hashes` (compared in constant time). */
+export function isDeploymentKey(hashes: Buffer[], key: string | undefined): boolean {
+  if (!key) return false;
+  const digest = createHash("sha256").update(key, "utf8").digest();
+  return hashes.some((hash) => timingSafeEqual(hash, digest));
 }

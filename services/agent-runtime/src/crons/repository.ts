@@ -1,4 +1,5 @@
 import type { Db } from "../db";
+import type { AuthFilters } from "../auth";
 import type { Cron as CronModel, Prisma } from "../generated/prisma/client";
 
 export type CronRow = CronModel;
@@ -7,6 +8,8 @@ export interface CronFilter {
   assistantId?: string;
   threadId?: string;
   enabled?: boolean;
+  /** What the caller may see (its auth handler's filters on the cron's metadata). */
+  access?: AuthFilters;
 }
 
 export type CronSortBy =
@@ -35,8 +38,8 @@ export class CronRepository {
     }
   }
 
-  async find(cronId: string): Promise<CronRow | null> {
-    return this.db.cron.findUnique({ where: { cronId } });
+  async find(cronId: string, access?: AuthFilters): Promise<CronRow | null> {
+    return this.db.cron.findFirst({ where: { cronId, AND: accessConditions(access) } });
   }
 
   /** The updated row, or null when there is no such cron. */
@@ -75,8 +78,20 @@ export class CronRepository {
   }
 }
 
+/** Auth filters as JSON conditions on `metadata`: a string equals, `$contains` needs an array holding the values. */
+function accessConditions(access: AuthFilters | undefined): Prisma.CronWhereInput[] {
+  return Object.entries(access ?? {}).map(([key, condition]): Prisma.CronWhereInput => {
+    if (typeof condition === "string") return { metadata: { path: [key], equals: condition } };
+    if (condition.$eq !== undefined) return { metadata: { path: [key], equals: condition.$eq } };
+    const contains = condition.$contains ?? [];
+    const values: string[] = Array.isArray(contains) ? contains : [contains];
+    return { metadata: { path: [key], array_contains: values } } as Prisma.CronWhereInput;
+  });
+}
+
 function where(filter: CronFilter): Prisma.CronWhereInput {
   return {
+    AND: accessConditions(filter.access),
     ...(filter.assistantId ? { assistantId: filter.assistantId } : {}),
     ...(filter.threadId ? { threadId: filter.threadId } : {}),
     ...(filter.enabled !== undefined ? { enabled: filter.enabled } : {}),

@@ -4,6 +4,7 @@
 import type { AgentRuntime } from "@lgp/contracts";
 import { NotFoundError, invalid, type Logger } from "@lgp/server-kit";
 import type { AssistantService } from "../assistants/service";
+import { allowAll, authConfigurable, type AuthContext, type AuthFilters, type Authorize } from "../auth";
 import { newId } from "../common/ids";
 import type { RunCreate, RunService } from "../runs/service";
 import type { StatelessRunService } from "../stateless/service";
@@ -67,23 +68,44 @@ export interface CronServiceDeps {
   runs: RunService;
   stateless: StatelessRunService;
   logger: Logger;
+  /** The custom auth handlers (`crons:*` events; a thread cron also needs the thread). */
+  authorize?: Authorize;
 }
 
 export class CronService {
-  constructor(private readonly deps: CronServiceDeps) {}
+  private readonly authorize: Authorize;
+
+  constructor(private readonly deps: CronServiceDeps) {
+    this.authorize = deps.authorize ?? allowAll;
+  }
 
   /** A cron on `threadId`, or stateless when it is null. */
-  async create(threadId: string | null, body: CronCreate): Promise<Cron> {
+  async create(threadId: string | null, body: CronCreate, auth?: AuthContext): Promise<Cron> {
     const { repository, assistants, threads } = this.deps;
     checkSchedule(body.schedule);
     const timezone = body.timezone ?? null;
     if (timezone) checkTimezone(timezone);
     const assistant = await assistants.resolve(body.assistant_id);
-    if (threadId && !(await threads.find(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
+    const { value } = await this.authorize(auth, "crons:create", {
+      thread_id: threadId,
+      assistant_id: assistant.assistant_id,
+      schedule: body.schedule,
+      metadata: { ...(body.metadata ?? {}) } as Record<string, unknown>,
+    });
+    const { filters: threadAccess } = threadId
+      ? await this.authorize(auth, "threads:create_run", { thread_id: threadId, assistant_id: assistant.assistant_id })
+      : { filters: undefined };
+    if (threadId && !(await threads.find(threadId, threadAccess)))
+      throw new NotFoundError(`Thread "${threadId}" not found`);
     const endTime = body.end_time ? new Date(body.end_time) : null;
     const enabled = body.enabled ?? true;
     const payload: Record<string, unknown> = {};
     for (const field of PAYLOAD_FIELDS) if (body[field] != null) payload[field] = body[field];
+    if (auth) {
+      // The cron's runs act for the user who made it: the graph sees them as it would in a run of theirs.
+      const config = (payload.config ?? {}) as Record<string, unknown>;
+      payload.config = { ...config, configurable: { ...(config.configurable as object), ...authConfigurable(auth) } };
+    }
     const row = await repository.create({
       cronId: newId(),
       assistantId: assistant.assistant_id,
@@ -91,7 +113,7 @@ export class CronService {
       schedule: body.schedule,
       timezone,
       payload: payload as object,
-      metadata: (body.metadata ?? {}) as object,
+      metadata: (value.metadata ?? {}) as object,
       enabled,
       onRunCompleted: threadId ? null : (body.on_run_completed ?? "delete"),
       endTime,
@@ -102,9 +124,15 @@ export class CronService {
     return toCron(row);
   }
 
-  async update(cronId: string, body: CronUpdate): Promise<Cron> {
+  async update(cronId: string, body: CronUpdate, auth?: AuthContext): Promise<Cron> {
     const { repository } = this.deps;
-    const current = await this.require(cronId);
+    const { filters, value } = await this.authorize(auth, "crons:update", {
+      cron_id: cronId,
+      metadata: body.metadata === undefined || body.metadata === null ? undefined : { ...body.metadata },
+      schedule: body.schedule,
+    });
+    body = { ...body, ...(value.metadata !== undefined ? { metadata: value.metadata } : {}) };
+    const current = await this.require(cronId, filters);
     if (body.schedule !== undefined) checkSchedule(body.schedule);
     // null, like an absent field, keeps the zone (tolerant of clients that send every field).
     if (body.timezone) checkTimezone(body.timezone);
@@ -135,22 +163,29 @@ export class CronService {
     return toCron(row);
   }
 
-  async get(cronId: string): Promise<Cron> {
-    return toCron(await this.require(cronId));
+  async get(cronId: string, auth?: AuthContext): Promise<Cron> {
+    const { filters } = await this.authorize(auth, "crons:read", { cron_id: cronId });
+    return toCron(await this.require(cronId, filters));
   }
 
-  async delete(cronId: string): Promise<void> {
+  async delete(cronId: string, auth?: AuthContext): Promise<void> {
+    const { filters } = await this.authorize(auth, "crons:delete", { cron_id: cronId });
+    if (filters) await this.require(cronId, filters);
     if (!(await this.deps.repository.delete(cronId))) throw new NotFoundError(`Cron "${cronId}" not found`);
     await this.deps.scheduler.remove(cronId);
   }
 
-  async search(query: CronSearch): Promise<Partial<Cron & { now: string }>[]> {
-    const rows = await this.deps.repository.search(await this.filter(query), {
-      limit: query.limit ?? 10,
-      offset: query.offset ?? 0,
-      sortBy: (query.sort_by ?? "created_at") as CronSortBy,
-      sortOrder: query.sort_order ?? "desc",
-    });
+  async search(query: CronSearch, auth?: AuthContext): Promise<Partial<Cron & { now: string }>[]> {
+    const { filters, value } = await this.authorize(auth, "crons:search", { ...query });
+    const rows = await this.deps.repository.search(
+      { ...(await this.filter(value)), access: filters },
+      {
+        limit: query.limit ?? 10,
+        offset: query.offset ?? 0,
+        sortBy: (query.sort_by ?? "created_at") as CronSortBy,
+        sortOrder: query.sort_order ?? "desc",
+      },
+    );
     const now = new Date().toISOString();
     return rows.map((row) => {
       const cron: Cron & { now: string } = { ...toCron(row), now };
@@ -159,8 +194,9 @@ export class CronService {
     });
   }
 
-  async count(query: { assistant_id?: string; thread_id?: string }): Promise<number> {
-    return this.deps.repository.count(await this.filter(query));
+  async count(query: { assistant_id?: string; thread_id?: string }, auth?: AuthContext): Promise<number> {
+    const { filters, value } = await this.authorize(auth, "crons:search", { ...query });
+    return this.deps.repository.count({ ...(await this.filter(value)), access: filters });
   }
 
   /** One tick: creates the cron's run. A cron whose thread or assistant is gone is deleted. */
@@ -203,8 +239,9 @@ export class CronService {
     await this.deps.scheduler.start((cronId, tickAt) => this.fire(cronId, tickAt), rows.map(scheduled));
   }
 
-  private async require(cronId: string): Promise<CronRow> {
-    const row = await this.deps.repository.find(cronId);
+  /** The cron, if the caller's filters (when given) let it see it: another user's cron is absent. */
+  private async require(cronId: string, access?: AuthFilters): Promise<CronRow> {
+    const row = await this.deps.repository.find(cronId, access);
     if (!row) throw new NotFoundError(`Cron "${cronId}" not found`);
     return row;
   }

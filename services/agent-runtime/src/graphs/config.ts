@@ -43,6 +43,8 @@ const HANDLED_KEYS = new Set([
   "graphs",
   "env",
   "http.cors",
+  "auth.path",
+  "auth.disable_studio_auth",
   // Build-time keys (the CLI's image build), meaningless to a running server.
   "node_version",
   "python_version",

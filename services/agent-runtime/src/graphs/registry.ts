@@ -3,7 +3,6 @@
 // called per use (sync or async), or a Promise of any of these.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { HttpError, type Logger } from "@lgp/server-kit";
@@ -15,6 +14,7 @@ import {
   type GraphDefaults,
   type GraphEntry,
 } from "./config";
+import { loadModule } from "./modules";
 import { registerSdkLogger } from "./sdk-logger";
 
 /** What the runtime uses of a compiled graph (a `Pregel` instance). */
@@ -69,29 +69,6 @@ function isBuilder(value: unknown): boolean {
 
 function where(entry: GraphEntry): string {
   return `graph "${entry.graphId}" (${entry.file}:${entry.exportName})`;
-}
-
-// A real `import()`, which TypeScript's CommonJS output would turn into `require`.
-const nativeImport = new Function("specifier", "return import(specifier)") as (
-  specifier: string,
-) => Promise<Record<string, unknown>>;
-
-/** Errors of `require` that only mean "an ES module import can load this" (top-level await, ESM only). */
-function needsImport(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: string; message?: string };
-  if (code === "ERR_REQUIRE_ASYNC_MODULE" || code === "ERR_REQUIRE_ESM") return true;
-  return /top-level await|Cannot use import statement|import\.meta|Unexpected reserved word/i.test(message ?? "");
-}
-
-async function loadModule(file: string): Promise<Record<string, unknown>> {
-  try {
-    // tsx (at run time) and ts-jest (under jest) compile TypeScript graph files on require.
-    return require(file) as Record<string, unknown>;
-  } catch (error) {
-    if (!needsImport(error)) throw error;
-    // tsx's ESM loader is registered in real runs (`tsx` or `node --import tsx`).
-    return nativeImport(pathToFileURL(file).href);
-  }
 }
 
 export class GraphRegistry {

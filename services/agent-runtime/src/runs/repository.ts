@@ -3,6 +3,7 @@
 import type pg from "pg";
 import { prepared } from "../common/prepared";
 import { Prisma } from "../generated/prisma/client";
+import { filtersSql, type AuthFilters } from "../auth";
 import type { ThreadRow, ThreadStatus } from "../threads/repository";
 
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
@@ -59,6 +60,8 @@ export interface NewRun {
   threadConfig?: { assistant: object; run: object };
   /** With `reject`, the insert fails when the thread has an active run. */
   rejectIfBusy: boolean;
+  /** The caller's auth filters on the thread's metadata: a thread it may not see is missing. */
+  access?: AuthFilters;
 }
 
 /** What a worker needs of a run's thread. */
@@ -114,7 +117,7 @@ export class RunRepository {
     const rows = await this.query<{ created_at: Date }>(Prisma.sql`
       WITH t AS (
         UPDATE threads SET status = 'busy', metadata = metadata || ${JSON.stringify(run.threadMetadata)}::jsonb, ${threadConfig} updated_at = now()
-        WHERE thread_id = ${run.threadId}::uuid ${guard}
+        WHERE thread_id = ${run.threadId}::uuid AND ${filtersSql(Prisma.sql`metadata`, run.access)} ${guard}
         RETURNING thread_id
       )
       INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, kwargs, multitask_strategy)
@@ -125,7 +128,7 @@ export class RunRepository {
     // Everything else of the row is what was given (its JSON is not read back).
     if (rows[0]) return { run: pendingRunRow(run, rows[0].created_at) };
     const exists = await this.query<{ n: number }[]>(
-      Prisma.sql`SELECT 1 AS n FROM threads WHERE thread_id = ${run.threadId}::uuid`,
+      Prisma.sql`SELECT 1 AS n FROM threads WHERE thread_id = ${run.threadId}::uuid AND ${filtersSql(Prisma.sql`metadata`, run.access)}`,
     );
     return exists.length ? { busy: true } : { missingThread: true };
   }

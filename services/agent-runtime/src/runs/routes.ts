@@ -1,4 +1,6 @@
 import { Router } from "express";
+import { NotFoundError } from "@lgp/server-kit";
+import { authOf } from "../auth";
 import { flag } from "../common/flags";
 import { serialize } from "../common/serde";
 import type { RunService } from "./service";
@@ -29,13 +31,13 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
   const router = Router();
 
   router.post("/threads/:thread_id/runs", async (req, res) => {
-    const run = await runs.create(req.params.thread_id, req.body);
+    const run = await runs.create(req.params.thread_id, req.body, { auth: authOf(res) });
     res.setHeader("Content-Location", `/threads/${run.thread_id}/runs/${run.run_id}`);
     res.json(toRun(run));
   });
 
   router.post("/threads/:thread_id/runs/stream", async (req, res) => {
-    const { run, first, queued } = await runs.start(req.params.thread_id, req.body, { eager: true });
+    const { run, first, queued } = await runs.start(req.params.thread_id, req.body, { eager: true, auth: authOf(res) });
     await sendEventStream(
       req,
       res,
@@ -68,7 +70,7 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
   });
 
   router.post("/threads/:thread_id/runs/wait", async (req, res) => {
-    const run = await runs.create(req.params.thread_id, req.body);
+    const run = await runs.create(req.params.thread_id, req.body, { auth: authOf(res) });
     res.setHeader("Content-Location", `/threads/${run.thread_id}/runs/${run.run_id}`);
     const controller = new AbortController();
     res.on("close", () => {
@@ -83,20 +85,24 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
   });
 
   router.get("/threads/:thread_id/runs", async (req, res) => {
-    const rows = await runs.list(req.params.thread_id, {
-      limit: req.query.limit as unknown as number,
-      offset: req.query.offset as unknown as number,
-      status: req.query.status as RunStatus | undefined,
-    });
+    const rows = await runs.list(
+      req.params.thread_id,
+      {
+        limit: req.query.limit as unknown as number,
+        offset: req.query.offset as unknown as number,
+        status: req.query.status as RunStatus | undefined,
+      },
+      authOf(res),
+    );
     res.json(rows.map(toRun));
   });
 
   router.get("/threads/:thread_id/runs/:run_id", async (req, res) => {
-    res.json(toRun(await runs.get(req.params.thread_id, req.params.run_id)));
+    res.json(toRun(await runs.get(req.params.thread_id, req.params.run_id, authOf(res))));
   });
 
   router.delete("/threads/:thread_id/runs/:run_id", async (req, res) => {
-    await runs.delete(req.params.thread_id, req.params.run_id);
+    await runs.delete(req.params.thread_id, req.params.run_id, authOf(res));
     res.status(204).end();
   });
 
@@ -110,12 +116,24 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
         void runs.cancel(req.params.thread_id, req.params.run_id).catch(() => undefined);
       }
     });
-    const outcome = await runs.join(req.params.thread_id, req.params.run_id, controller.signal);
+    const outcome = await runs.join(req.params.thread_id, req.params.run_id, controller.signal, authOf(res));
     if (!controller.signal.aborted) res.json(outcome.values);
   });
 
   router.get("/threads/:thread_id/runs/:run_id/stream", async (req, res) => {
-    const run = await runs.get(req.params.thread_id, req.params.run_id);
+    let run;
+    try {
+      run = await runs.get(req.params.thread_id, req.params.run_id, authOf(res));
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      // As the official server answers: the stream opens and its one event says the run is absent
+      // (clients written for it read an error event here, not a status).
+      const data = serialize({ error: "NotFoundError", message: `404: ${String(error.detail)}` });
+      await sendEventStream(req, res, undefined, async function* () {
+        yield { id: "error", event: "error", data };
+      });
+      return;
+    }
     const lastEventId = req.get("Last-Event-ID") || undefined;
     const modes = streamModes(req.query.stream_mode);
     await sendEventStream(
@@ -138,7 +156,12 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
     // A client that leaves while waiting releases the wait (and its event-log reader).
     const left = new AbortController();
     res.on("close", () => left.abort());
-    await runs.cancel(req.params.thread_id, req.params.run_id, { wait, action, signal: left.signal });
+    await runs.cancel(req.params.thread_id, req.params.run_id, {
+      wait,
+      action,
+      signal: left.signal,
+      auth: authOf(res),
+    });
     if (!left.signal.aborted) res.status(wait ? 204 : 202).end();
   });
 
@@ -148,7 +171,7 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
     const modes = (streamModes(req.query.stream_mode) ?? streamModes(req.query.stream_modes) ?? []).filter(
       (mode): mode is ThreadStreamMode => (THREAD_STREAM_MODES as readonly string[]).includes(mode),
     );
-    await runs.assertThread(req.params.thread_id);
+    await runs.assertThread(req.params.thread_id, authOf(res));
     await sendEventStream(
       req,
       res,
@@ -160,7 +183,7 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
 
   router.post("/runs/cancel", async (req, res) => {
     const action = (req.query.action as "interrupt" | "rollback" | undefined) ?? "interrupt";
-    await runs.cancelMany(req.body ?? {}, action);
+    await runs.cancelMany(req.body ?? {}, action, authOf(res));
     res.status(204).end();
   });
 

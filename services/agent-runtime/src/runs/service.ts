@@ -4,6 +4,7 @@
 import type { AgentRuntime } from "@lgp/contracts";
 import { ConflictError, NotFoundError } from "@lgp/server-kit";
 import type { AssistantService } from "../assistants/service";
+import { allowAll, authConfigurable, type AuthContext, type Authorize } from "../auth";
 import type { GraphRegistry } from "../graphs/registry";
 import { newRunId } from "../common/ids";
 import { serialize } from "../common/serde";
@@ -48,7 +49,12 @@ export interface RunServiceDeps {
   events: EventLog;
   control: ControlBus;
   finished: RunFinishedHooks;
+  /** The custom auth handlers (every run path checks the caller may see the run's thread). */
+  authorize?: Authorize;
 }
+
+/** What a caller does to a thread through its runs, as the auth handlers name it. */
+type ThreadAction = "read" | "update" | "delete";
 
 /** How long a thread this process ran on counts as known to exist (see `start`'s `eager`). */
 const KNOWN_THREAD_MS = 60_000;
@@ -58,7 +64,22 @@ export class RunService {
   /** Threads with a run created here recently, by id, with the time they stop counting. */
   private readonly knownThreads = new Map<string, number>();
 
-  constructor(private readonly deps: RunServiceDeps) {}
+  private readonly authorize: Authorize;
+
+  constructor(private readonly deps: RunServiceDeps) {
+    this.authorize = deps.authorize ?? allowAll;
+  }
+
+  /**
+   * 404 unless the caller may `action` the thread (another user's thread is as if absent). Costs
+   * nothing without a caller or when its handler returns no filter.
+   */
+  private async checkThread(threadId: string, auth: AuthContext | undefined, action: ThreadAction): Promise<void> {
+    if (!auth) return;
+    const { filters } = await this.authorize(auth, `threads:${action}`, { thread_id: threadId });
+    if (filters && !(await this.deps.threads.find(threadId, filters)))
+      throw new NotFoundError(`Thread "${threadId}" not found`);
+  }
 
   private isKnownThread(threadId: string): boolean {
     const until = this.knownThreads.get(threadId);
@@ -80,7 +101,11 @@ export class RunService {
    * (background, streamed, waited, stateless, cron). The run's first event (`metadata`) is in its
    * event log before a worker can take it.
    */
-  async create(threadId: string, body: RunCreate, options: { temporary?: boolean } = {}): Promise<RunRow> {
+  async create(
+    threadId: string,
+    body: RunCreate,
+    options: { temporary?: boolean; auth?: AuthContext } = {},
+  ): Promise<RunRow> {
     const { run, queued } = await this.start(threadId, body, options);
     await queued;
     return run;
@@ -94,18 +119,34 @@ export class RunService {
   async start(
     threadId: string,
     body: RunCreate,
-    options: { temporary?: boolean; eager?: boolean } = {},
+    options: { temporary?: boolean; eager?: boolean; auth?: AuthContext } = {},
   ): Promise<{ run: RunRow; first: RunEvent; queued: Promise<void> }> {
     const { runs, threads, assistants, queue, events } = this.deps;
+    const { auth } = options;
     const assistant = await assistants.resolve(body.assistant_id, { cached: true });
     // A graph that failed to load at start-up answers 409 now rather than a failed run later.
     this.deps.graphs.assertLoaded(assistant.graph_id);
+    const runId = newRunId();
+    const strategy = body.multitask_strategy ?? "enqueue";
+    const { filters: access, value: authorized } = await this.authorize(auth, "threads:create_run", {
+      thread_id: threadId,
+      assistant_id: assistant.assistant_id,
+      run_id: runId,
+      metadata: { ...(body.metadata ?? {}) } as Record<string, unknown>,
+      multitask_strategy: strategy,
+      if_not_exists: body.if_not_exists,
+      after_seconds: body.after_seconds,
+    });
     const streamMode = requestedModes(body.stream_mode);
+    const config = body.config ?? {};
     const kwargs: RunKwargs = {
       graph_id: assistant.graph_id,
       input: body.input ?? null,
       command: body.command ?? null,
-      config: body.config ?? {},
+      // The caller reaches the graph as `configurable.langgraph_auth_user` (and its id, permissions).
+      config: auth
+        ? { ...config, configurable: { ...(config.configurable as object), ...authConfigurable(auth) } }
+        : config,
       context: { ...assistant.context, ...(body.context ?? {}) },
       stream_mode: streamMode,
       stream_subgraphs: body.stream_subgraphs ?? false,
@@ -123,23 +164,28 @@ export class RunService {
       // `after_seconds`: the run may not start earlier (counted from its creation, in database time).
       after_seconds: body.after_seconds || undefined,
     };
-    const strategy = body.multitask_strategy ?? "enqueue";
-    const runId = newRunId();
     const newRun = {
       runId,
       threadId,
       assistantId: assistant.assistant_id,
-      metadata: body.metadata ?? {},
+      metadata: authorized.metadata ?? {},
       kwargs,
       multitaskStrategy: strategy,
       threadMetadata: { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id },
       threadConfig: { assistant: assistant.config, run: body.config ?? {} },
       rejectIfBusy: strategy === "reject",
+      access,
     };
     const data = serialize({ run_id: runId, attempt: 1 });
     const first: RunEvent = { id: events.firstId, event: "metadata", data };
     const delayMs = body.after_seconds ? Math.round(body.after_seconds * 1000) : undefined;
-    if (options.eager && strategy === "enqueue" && body.if_not_exists !== "create" && this.isKnownThread(threadId)) {
+    if (
+      options.eager &&
+      !access &&
+      strategy === "enqueue" &&
+      body.if_not_exists !== "create" &&
+      this.isKnownThread(threadId)
+    ) {
       // A thread this process has just run on: the stream starts now, while the run is stored
       // (it can only fail if the thread was deleted meanwhile: the stream then ends in an error).
       const queued = runs.insert(newRun).then(async (outcome) => {
@@ -155,7 +201,8 @@ export class RunService {
     }
     let outcome = await runs.insert(newRun);
     if ("missingThread" in outcome && body.if_not_exists === "create") {
-      await threads.insert({ threadId, metadata: {} });
+      // A thread made for a caller carries what its handler stamped on the run (its owner).
+      await threads.insert({ threadId, metadata: auth ? (authorized.metadata ?? {}) : {} });
       outcome = await runs.insert(newRun);
     }
     if ("missingThread" in outcome) throw new NotFoundError(`Thread "${threadId}" not found`);
@@ -178,19 +225,25 @@ export class RunService {
     return { run: outcome.run, first, queued };
   }
 
-  async get(threadId: string, runId: string): Promise<RunRow> {
+  async get(threadId: string, runId: string, auth?: AuthContext, action: ThreadAction = "read"): Promise<RunRow> {
+    await this.checkThread(threadId, auth, action);
     const run = await this.deps.runs.find(threadId, runId);
     if (!run) throw new NotFoundError(`Run "${runId}" not found`);
     return run;
   }
 
-  async list(threadId: string, query: { limit?: number; offset?: number; status?: RunStatus }): Promise<RunRow[]> {
-    if (!(await this.deps.threads.find(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
+  async list(
+    threadId: string,
+    query: { limit?: number; offset?: number; status?: RunStatus },
+    auth?: AuthContext,
+  ): Promise<RunRow[]> {
+    const { filters } = await this.authorize(auth, "threads:read", { thread_id: threadId });
+    if (!(await this.deps.threads.find(threadId, filters))) throw new NotFoundError(`Thread "${threadId}" not found`);
     return this.deps.runs.list(threadId, { limit: query.limit ?? 10, offset: query.offset ?? 0, status: query.status });
   }
 
-  async delete(threadId: string, runId: string): Promise<void> {
-    const run = await this.get(threadId, runId);
+  async delete(threadId: string, runId: string, auth?: AuthContext): Promise<void> {
+    const run = await this.get(threadId, runId, auth, "delete");
     if (ACTIVE.includes(run.status)) throw new ConflictError(`Run "${runId}" is ${run.status}; cancel it first`);
     await this.deps.runs.delete(threadId, runId);
     await this.deps.events.remove(runId);
@@ -236,8 +289,8 @@ export class RunService {
   }
 
   /** Waits for a run to end; answers the thread's values then (and the run's error, if any). */
-  async join(threadId: string, runId: string, signal?: AbortSignal): Promise<RunOutcome> {
-    const run = await this.get(threadId, runId);
+  async join(threadId: string, runId: string, signal?: AbortSignal, auth?: AuthContext): Promise<RunOutcome> {
+    const run = await this.get(threadId, runId, auth);
     let error: RunOutcome["error"];
     if (ACTIVE.includes(run.status)) {
       for await (const event of this.deps.events.read(runId, { signal })) {
@@ -249,8 +302,9 @@ export class RunService {
   }
 
   /** GET /threads/{id}/stream: 404 for a thread that does not exist, checked before streaming. */
-  async assertThread(threadId: string): Promise<void> {
-    if (!(await this.deps.threads.find(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
+  async assertThread(threadId: string, auth?: AuthContext): Promise<void> {
+    const { filters } = await this.authorize(auth, "threads:read", { thread_id: threadId });
+    if (!(await this.deps.threads.find(threadId, filters))) throw new NotFoundError(`Thread "${threadId}" not found`);
   }
 
   /** Every run of the thread, in turn, from its active one on (see thread-stream.ts). */
@@ -264,9 +318,9 @@ export class RunService {
   async cancel(
     threadId: string,
     runId: string,
-    options: { wait?: boolean; action?: "interrupt" | "rollback"; signal?: AbortSignal } = {},
+    options: { wait?: boolean; action?: "interrupt" | "rollback"; signal?: AbortSignal; auth?: AuthContext } = {},
   ): Promise<void> {
-    const run = await this.get(threadId, runId);
+    const run = await this.get(threadId, runId, options.auth, "update");
     await this.cancelRow(run, options.action ?? "interrupt");
     // Waits for the run's log to end (its row may be gone: rollback deletes it as it ends).
     if (options.wait && ACTIVE.includes(run.status)) {
@@ -279,6 +333,7 @@ export class RunService {
   async cancelMany(
     query: { thread_id?: string; run_ids?: string[]; status?: string },
     action: "interrupt" | "rollback",
+    auth?: AuthContext,
   ): Promise<void> {
     const rows: RunRow[] = [];
     if (query.run_ids?.length) {
@@ -290,6 +345,17 @@ export class RunService {
       }
     } else if (query.thread_id) {
       rows.push(...(await this.deps.runs.activeRuns(query.thread_id)));
+    }
+    // Nothing is cancelled unless the caller may update every thread involved.
+    for (const threadId of new Set(rows.map((run) => run.thread_id))) {
+      try {
+        await this.checkThread(threadId, auth, "update");
+      } catch (error) {
+        const runId = rows.find((run) => run.thread_id === threadId)?.run_id;
+        throw error instanceof NotFoundError && query.run_ids?.length
+          ? new NotFoundError(`Run "${runId}" not found`)
+          : error;
+      }
     }
     for (const run of rows) {
       if (query.status && query.status !== "all" && run.status !== query.status) continue;

@@ -1,5 +1,6 @@
 // Stateless runs: each gets a thread of its own, created with the run and, unless the caller
 // asks to keep it (`on_completion: "keep"`), deleted with its checkpoints once the run has ended.
+import type { AuthContext } from "../auth";
 import { newId } from "../common/ids";
 import type { RunFinishedHooks } from "../runs/finished";
 import type { RunRow } from "../runs/repository";
@@ -16,13 +17,13 @@ export class StatelessRunService {
   constructor(private readonly runs: RunService) {}
 
   /** Creates the run on a new thread; `/runs/wait` also needs its final values in the event log. */
-  async create(body: RunCreate, options: { needValues?: boolean } = {}): Promise<RunRow> {
+  async create(body: RunCreate, options: { needValues?: boolean; auth?: AuthContext } = {}): Promise<RunRow> {
     const request: RunCreate = { ...body, if_not_exists: "create", multitask_strategy: undefined };
     if (options.needValues) {
       const modes = requestedModes(body.stream_mode);
       if (!modes.includes("values")) request.stream_mode = [...modes, "values"] as RunCreate["stream_mode"];
     }
-    return this.runs.create(newId(), request, { temporary: true });
+    return this.runs.create(newId(), request, { temporary: true, auth: options.auth });
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Db } from "../db";
 import { Prisma } from "../generated/prisma/client";
+import { filtersSql, type AuthFilters } from "../auth";
 
 /** One stored item as the store hands it out (namespace split back into labels). */
 export interface StoredItem {
@@ -17,6 +18,8 @@ export interface SearchQuery {
   limit: number;
   offset: number;
   refreshTtl?: boolean;
+  /** The caller's auth filters, on the item's value with its `namespace` and `key`. */
+  access?: AuthFilters;
 }
 
 export interface NamespaceQuery {
@@ -27,6 +30,8 @@ export interface NamespaceQuery {
   maxDepth?: number | null;
   limit: number;
   offset: number;
+  /** The caller's auth filters, on `{namespace}`. */
+  access?: AuthFilters;
 }
 
 /** A filter the store cannot evaluate (unknown operator, bad operand). */
@@ -52,6 +57,11 @@ const toItem = (row: Row): StoredItem => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
+
+// What auth filters see of an item, as the official server builds it: its value, its namespace's
+// labels and its key.
+const AUTH_DOCUMENT = Prisma.sql`(value || jsonb_build_object('namespace', to_jsonb(string_to_array(namespace, '.')), 'key', key))`;
+const NAMESPACE_DOCUMENT = Prisma.sql`jsonb_build_object('namespace', to_jsonb(string_to_array(namespace, '.')))`;
 
 // Items past their TTL stay in the table until swept but are never visible.
 const LIVE = Prisma.sql`(expires_at IS NULL OR expires_at > now())`;
@@ -101,7 +111,12 @@ export class StoreRepository {
 
   /** Items under a namespace prefix matching the filter, most recently updated first. */
   async search(query: SearchQuery): Promise<StoredItem[]> {
-    const conditions = [LIVE, ...this.prefixCondition(query.namespacePrefix), ...filterConditions(query.filter ?? {})];
+    const conditions = [
+      LIVE,
+      ...this.prefixCondition(query.namespacePrefix),
+      ...filterConditions(query.filter ?? {}),
+      filtersSql(AUTH_DOCUMENT, query.access),
+    ];
     const where = Prisma.join(conditions, " AND ");
     const rows = await this.db.$queryRaw<Row[]>`
       SELECT namespace, key, value, created_at, updated_at FROM store_items
@@ -133,7 +148,8 @@ export class StoreRepository {
     const rows = await this.db.$queryRaw<{ namespace: string }[]>`
       SELECT DISTINCT
         CASE WHEN ${depth}::int IS NULL THEN namespace ELSE array_to_string(labels[1:${depth}::int], '.') END COLLATE "C" AS namespace
-      FROM (SELECT namespace, string_to_array(namespace, '.') AS labels FROM store_items WHERE ${LIVE}) AS items
+      FROM (SELECT namespace, string_to_array(namespace, '.') AS labels FROM store_items
+            WHERE ${LIVE} AND ${filtersSql(NAMESPACE_DOCUMENT, query.access)}) AS items
       WHERE ${where}
       ORDER BY 1
       LIMIT ${query.limit}::int OFFSET ${query.offset}::int`;

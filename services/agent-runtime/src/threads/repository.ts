@@ -1,6 +1,7 @@
 // Thread rows. `values`/`interrupts` mirror the latest checkpoint so search can filter on them.
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db";
+import { filtersSql, type AuthFilters } from "../auth";
 import type { PruneStrategy, ThreadExpiry } from "./ttl";
 
 export type ThreadStatus = "idle" | "busy" | "interrupted" | "error";
@@ -24,6 +25,8 @@ export interface ThreadFilter {
   metadata?: Record<string, unknown>;
   values?: Record<string, unknown>;
   ids?: string[];
+  /** What the caller may see (its auth handler's filters on metadata). */
+  access?: AuthFilters;
 }
 
 const SORT_COLUMNS = {
@@ -48,14 +51,17 @@ function where(filter: ThreadFilter): Prisma.Sql {
     if (!filter.ids.length) conditions.push(Prisma.sql`FALSE`);
     else conditions.push(Prisma.sql`thread_id IN (${Prisma.join(filter.ids.map((id) => Prisma.sql`${id}::uuid`))})`);
   }
+  if (filter.access) conditions.push(filtersSql(Prisma.sql`metadata`, filter.access));
   return Prisma.join(conditions, " AND ");
 }
 
 export class ThreadRepository {
   constructor(private readonly db: Db) {}
 
-  async find(threadId: string): Promise<ThreadRow | undefined> {
-    const rows = await this.db.$queryRaw<ThreadRow[]>`SELECT * FROM threads WHERE thread_id = ${threadId}::uuid`;
+  /** The thread, if it exists and `access` lets the caller see it. */
+  async find(threadId: string, access?: AuthFilters): Promise<ThreadRow | undefined> {
+    const rows = await this.db.$queryRaw<ThreadRow[]>`
+      SELECT * FROM threads WHERE thread_id = ${threadId}::uuid AND ${filtersSql(Prisma.sql`metadata`, access)}`;
     return rows[0];
   }
 
@@ -78,16 +84,20 @@ export class ThreadRepository {
   }
 
   /** Merges metadata and, when an expiry is given, replaces the thread's expiry. */
-  async update(threadId: string, metadata: object, expiry?: ThreadExpiry): Promise<ThreadRow | undefined> {
+  async update(
+    threadId: string,
+    metadata: object,
+    expiry?: ThreadExpiry,
+    access?: AuthFilters,
+  ): Promise<ThreadRow | undefined> {
     const rows = await this.db.$queryRaw<ThreadRow[]>`
       UPDATE threads SET metadata = metadata || ${JSON.stringify(metadata)}::jsonb, updated_at = now(),
         expires_at = CASE WHEN ${!!expiry} THEN ${expiry?.expiresAt ?? null}::timestamptz ELSE expires_at END,
         ttl_strategy = CASE WHEN ${!!expiry} THEN ${expiry?.strategy ?? null} ELSE ttl_strategy END
-      WHERE thread_id = ${threadId}::uuid RETURNING *`;
+      WHERE thread_id = ${threadId}::uuid AND ${filtersSql(Prisma.sql`metadata`, access)} RETURNING *`;
     return rows[0];
   }
 
-  /** Threads whose expiry has passed, the longest expired first. */
   /** Expired threads, oldest expiry first, leaving out `skip` (those this sweep could not sweep). */
   async expired(
     limit: number,
@@ -120,9 +130,10 @@ export class ThreadRepository {
     return (await this.db.$executeRaw`DELETE FROM threads WHERE thread_id = ${threadId}::uuid`) > 0;
   }
 
-  async idsWithMetadata(metadata: object): Promise<string[]> {
+  async idsWithMetadata(metadata: object, access?: AuthFilters): Promise<string[]> {
     const rows = await this.db.$queryRaw<{ thread_id: string }[]>`
-      SELECT thread_id FROM threads WHERE metadata @> ${JSON.stringify(metadata)}::jsonb`;
+      SELECT thread_id FROM threads
+      WHERE metadata @> ${JSON.stringify(metadata)}::jsonb AND ${filtersSql(Prisma.sql`metadata`, access)}`;
     return rows.map((row) => row.thread_id);
   }
 

@@ -1,6 +1,7 @@
 // Threads: rows in PostgreSQL, state in the checkpointer (read through the thread's graph).
 import type { AgentRuntime } from "@lgp/contracts";
 import { ConflictError, NotFoundError, invalid } from "@lgp/server-kit";
+import { allowAll, type AuthContext, type Authorize } from "../auth";
 import { toPlain } from "../common/serde";
 import type { GraphAccess, GraphRegistry } from "../graphs/registry";
 import type { CheckpointTables } from "./checkpoints";
@@ -39,10 +40,21 @@ export class ThreadService {
     private readonly repository: ThreadRepository,
     private readonly graphs: GraphRegistry,
     private readonly checkpoints: CheckpointTables,
+    private readonly authorize: Authorize = allowAll,
   ) {}
 
-  async require(threadId: string): Promise<ThreadRow> {
-    const row = await this.repository.find(threadId);
+  /**
+   * The thread, if the caller may `action` it: another user's thread is absent (404), as the
+   * official server answers. Without `auth` (an internal call) every thread is visible.
+   */
+  async require(
+    threadId: string,
+    auth?: AuthContext,
+    action: "read" | "update" | "delete" | "create_run" = "read",
+    value: Record<string, unknown> = {},
+  ): Promise<ThreadRow> {
+    const { filters } = await this.authorize(auth, `threads:${action}`, { thread_id: threadId, ...value });
+    const row = await this.repository.find(threadId, filters);
     if (!row) throw new NotFoundError(`Thread "${threadId}" not found`);
     return row;
   }
@@ -77,9 +89,14 @@ export class ThreadService {
     };
   }
 
-  async create(body: ThreadCreate): Promise<Thread> {
+  async create(body: ThreadCreate, auth?: AuthContext): Promise<Thread> {
     const threadId = body.thread_id?.toLowerCase() ?? crypto.randomUUID();
-    const metadata = { ...(body.metadata ?? {}) };
+    const { filters, value } = await this.authorize(auth, "threads:create", {
+      thread_id: threadId,
+      metadata: { ...(body.metadata ?? {}) },
+      if_exists: body.if_exists,
+    });
+    const metadata: Record<string, unknown> = { ...(value.metadata ?? {}) };
     const graphId = typeof metadata.graph_id === "string" ? metadata.graph_id : undefined;
     if (graphId && !this.graphs.has(graphId)) throw new NotFoundError(`Graph "${graphId}" not found`);
     if (body.supersteps?.length && !graphId) {
@@ -87,7 +104,8 @@ export class ThreadService {
     }
     const row = await this.repository.insert({ threadId, metadata, expiry: expiryOf(body.ttl) });
     if (!row) {
-      if (body.if_exists === "do_nothing") return toThread(await this.require(threadId));
+      const existing = body.if_exists === "do_nothing" && (await this.repository.find(threadId, filters));
+      if (existing) return toThread(existing);
       throw new ConflictError(`Thread "${threadId}" already exists`);
     }
     if (body.supersteps?.length && graphId) {
@@ -110,18 +128,23 @@ export class ThreadService {
     return toThread(row);
   }
 
-  async get(threadId: string): Promise<Thread> {
-    return toThread(await this.require(threadId));
+  async get(threadId: string, auth?: AuthContext): Promise<Thread> {
+    return toThread(await this.require(threadId, auth));
   }
 
   /** Merges metadata; a `ttl` sets the thread's expiry anew, from now. */
-  async update(threadId: string, metadata: object | undefined, ttl?: ThreadTtl): Promise<Thread> {
-    const row = await this.repository.update(threadId, metadata ?? {}, expiryOf(ttl));
+  async update(threadId: string, metadata: object | undefined, ttl?: ThreadTtl, auth?: AuthContext): Promise<Thread> {
+    const { filters, value } = await this.authorize(auth, "threads:update", {
+      thread_id: threadId,
+      metadata: { ...(metadata ?? {}) } as Record<string, unknown>,
+    });
+    const row = await this.repository.update(threadId, value.metadata ?? {}, expiryOf(ttl), filters);
     if (!row) throw new NotFoundError(`Thread "${threadId}" not found`);
     return toThread(row);
   }
 
-  async delete(threadId: string): Promise<void> {
+  async delete(threadId: string, auth?: AuthContext): Promise<void> {
+    if (auth) await this.require(threadId, auth, "delete");
     for (const listener of this.deletingListeners) await listener(threadId);
     if (!(await this.repository.delete(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
     await this.checkpoints.deleteThread(threadId);
@@ -132,12 +155,28 @@ export class ThreadService {
    * `delete`: deletes each thread as `delete` does (its active runs stop); `keep_latest`: keeps
    * each thread with its latest checkpoint only. Threads that do not exist are skipped.
    */
-  async prune(threadIds: string[], strategy: PruneStrategy = "delete"): Promise<{ pruned_count: number }> {
+  async prune(
+    threadIds: string[],
+    strategy: PruneStrategy = "delete",
+    auth?: AuthContext,
+  ): Promise<{ pruned_count: number }> {
     let pruned = 0;
     for (const threadId of new Set(threadIds.map((id) => id.toLowerCase()))) {
+      // Another user's thread is skipped, as one that does not exist is.
+      if (auth && !(await this.visible(threadId, auth, "delete"))) continue;
       if (await this.pruneOne(threadId, strategy)) pruned++;
     }
     return { pruned_count: pruned };
+  }
+
+  private async visible(threadId: string, auth: AuthContext, action: "read" | "delete"): Promise<boolean> {
+    try {
+      await this.require(threadId, auth, action);
+      return true;
+    } catch (error) {
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
   }
 
   private async pruneOne(threadId: string, strategy: PruneStrategy): Promise<boolean> {
@@ -193,11 +232,22 @@ export class ThreadService {
     this.deletedListeners.push(listener);
   }
 
-  async search(query: ThreadSearch): Promise<{ threads: Partial<Thread>[]; total: number; next: number | null }> {
+  async search(
+    query: ThreadSearch,
+    auth?: AuthContext,
+  ): Promise<{ threads: Partial<Thread>[]; total: number; next: number | null }> {
     const limit = query.limit ?? 10;
     const offset = query.offset ?? 0;
+    const { filters, value } = await this.authorize(auth, "threads:search", {
+      metadata: query.metadata,
+      values: query.values,
+      status: query.status,
+      ids: query.ids,
+      limit,
+      offset,
+    });
     const { rows, total } = await this.repository.search(
-      { status: query.status, metadata: query.metadata, values: query.values, ids: query.ids },
+      { status: value.status, metadata: value.metadata, values: value.values, ids: value.ids, access: filters },
       { limit, offset, sortBy: (query.sort_by ?? "created_at") as ThreadSortBy, sortOrder: query.sort_order ?? "desc" },
     );
     const threads = rows
@@ -210,17 +260,29 @@ export class ThreadService {
     return { threads, total, next: offset + rows.length < total ? offset + rows.length : null };
   }
 
-  async count(filter: ThreadFilter): Promise<number> {
-    return this.repository.count(filter);
+  async count(filter: ThreadFilter, auth?: AuthContext): Promise<number> {
+    const { filters, value } = await this.authorize(auth, "threads:search", { ...filter, limit: 0, offset: 0 });
+    return this.repository.count({
+      status: value.status,
+      metadata: value.metadata,
+      values: value.values,
+      ids: value.ids,
+      access: filters,
+    });
   }
 
   /** A new thread with the same metadata and the whole checkpoint history. */
-  async copy(threadId: string): Promise<Thread> {
-    const source = await this.require(threadId);
+  async copy(threadId: string, auth?: AuthContext): Promise<Thread> {
+    const source = await this.require(threadId, auth);
     const copyId = crypto.randomUUID();
+    // Copying is creating: the caller needs that right too, and its handler may stamp the copy.
+    const { value } = await this.authorize(auth, "threads:create", {
+      thread_id: copyId,
+      metadata: { ...source.metadata },
+    });
     const row = await this.repository.insert({
       threadId: copyId,
-      metadata: source.metadata,
+      metadata: value.metadata,
       config: source.config,
       status: source.status === "busy" ? "idle" : source.status,
       values: source.values,
@@ -231,8 +293,13 @@ export class ThreadService {
     return toThread(await this.require(copyId));
   }
 
-  async state(threadId: string, checkpoint?: CheckpointInput | string, subgraphs = false): Promise<ThreadState> {
-    const row = await this.require(threadId);
+  async state(
+    threadId: string,
+    checkpoint?: CheckpointInput | string,
+    subgraphs = false,
+    auth?: AuthContext,
+  ): Promise<ThreadState> {
+    const row = await this.require(threadId, auth);
     const graph = await this.graphFor(row);
     if (!graph) return emptyState();
     const config =
@@ -248,8 +315,8 @@ export class ThreadService {
     return toThreadState(snapshot);
   }
 
-  async history(threadId: string, query: ThreadHistoryQuery): Promise<ThreadState[]> {
-    const row = await this.require(threadId);
+  async history(threadId: string, query: ThreadHistoryQuery, auth?: AuthContext): Promise<ThreadState[]> {
+    const row = await this.require(threadId, auth);
     const graph = await this.graphFor(row);
     if (!graph) return [];
     const raw = query.before as
@@ -271,8 +338,9 @@ export class ThreadService {
   async updateState(
     threadId: string,
     body: ThreadStateUpdate,
+    auth?: AuthContext,
   ): Promise<{ checkpoint: CheckpointRef; configurable: CheckpointRef }> {
-    const row = await this.require(threadId);
+    const row = await this.require(threadId, auth, "update");
     if (row.status === "busy") throw new ConflictError(`Thread "${threadId}" is busy with a run`);
     const graph = await this.graphFor(row, "threads.update");
     if (!graph) throw invalid(["path", "thread_id"], "the thread has no graph yet (no run, no metadata.graph_id)");
@@ -309,8 +377,10 @@ export class ThreadService {
     });
   }
 
-  async deleteByMetadata(metadata: object): Promise<void> {
-    for (const threadId of await this.repository.idsWithMetadata(metadata)) {
+  /** Deletes the threads with this metadata (those of them the caller may delete). */
+  async deleteByMetadata(metadata: object, auth?: AuthContext): Promise<void> {
+    const { filters } = await this.authorize(auth, "threads:delete", { metadata });
+    for (const threadId of await this.repository.idsWithMetadata(metadata, filters)) {
       await this.repository.delete(threadId);
       await this.checkpoints.deleteThread(threadId);
       for (const listener of this.deletedListeners) listener(threadId);
