@@ -43,3 +43,16 @@ export function nextTick(schedule: string, after: Date, endTime?: Date | null, t
     return null;
   }
 }
+
+/** The schedule's last tick at or before `at` (`at` itself when none can be computed). */
+export function tickAtOrBefore(schedule: string, at: Date, timezone?: string | null): Date {
+  try {
+    const expression = CronExpressionParser.parse(schedule, {
+      tz: timezone ?? "UTC",
+      currentDate: new Date(at.getTime() + 1),
+    });
+    return expression.prev().toDate();
+  } catch {
+    return at;
+  }
+}

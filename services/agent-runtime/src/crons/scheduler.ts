@@ -5,7 +5,7 @@ import { Queue, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "@lgp/server-kit";
 import { redisConnection } from "../queue/redis";
-import { nextTick } from "./schedule";
+import { nextTick, tickAtOrBefore } from "./schedule";
 
 export interface ScheduledCron {
   cronId: string;
@@ -32,6 +32,9 @@ export interface CronScheduler {
 
 interface CronJob {
   cronId: string;
+  /** The schedule, to name the tick a late job stands for (BullMQ moves a missed tick to "now"). */
+  schedule?: string;
+  timezone?: string | null;
 }
 
 export class RedisCronScheduler implements CronScheduler {
@@ -56,7 +59,11 @@ export class RedisCronScheduler implements CronScheduler {
     await this.queue.upsertJobScheduler(
       cron.cronId,
       { pattern: cron.schedule, tz: cron.timezone ?? "UTC", ...(cron.endTime ? { endDate: cron.endTime } : {}) },
-      { name: "cron", data: { cronId: cron.cronId }, opts: { removeOnComplete: true, removeOnFail: 100 } },
+      {
+        name: "cron",
+        data: { cronId: cron.cronId, schedule: cron.schedule, timezone: cron.timezone },
+        opts: { removeOnComplete: true, removeOnFail: 100 },
+      },
     );
   }
 
@@ -80,7 +87,14 @@ export class RedisCronScheduler implements CronScheduler {
     if (this.closed) return;
     this.worker = new Worker<CronJob>(
       this.name,
-      async (job: Job<CronJob>) => handler(job.data.cronId, new Date(job.timestamp + (job.opts.delay ?? 0))),
+      async (job: Job<CronJob>) => {
+        const due = new Date(job.timestamp + (job.opts.delay ?? 0));
+        // A tick BullMQ scheduled late (past its time, under load) is the schedule's tick it stands for.
+        return handler(
+          job.data.cronId,
+          job.data.schedule ? tickAtOrBefore(job.data.schedule, due, job.data.timezone) : due,
+        );
+      },
       { connection: this.connect(), prefix: this.prefix, concurrency: this.concurrency },
     );
     this.worker.on("failed", (job, error) =>
