@@ -242,6 +242,28 @@ export type paths = {
     patch: operations["updateDeployment"];
     trace?: never;
   };
+  "/v2/deployments/{deployment_id}/api-key": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the API key of a deployment's agent runtime
+     * @description Mints a new key (answered this once as `api_key`; only its hash is kept) and, for a deployment this control plane runs, redeploys its latest configuration as a new revision that accepts only the new key. The old key keeps working until that revision is DEPLOYED, then stops. An external_docker runtime is not run here: configure the new key's hash there.
+     */
+    post: operations["rotateDeploymentApiKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v2/deployments/{deployment_id}/revisions": {
     parameters: {
       query?: never;
@@ -650,10 +672,16 @@ export type components = {
        * @description The currently deployed revision.
        */
       active_revision_id: string | null;
+      /** @description The first characters of the agent runtime's API key, to tell keys apart (the key itself is shown once, at creation or rotation). null for a deployment made before keys existed. */
+      api_key_prefix?: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    DeploymentWithKey: components["schemas"]["Deployment"] & {
+      /** @description The agent runtime's API key (send it as `x-api-key`). Shown once: only its hash is stored, and it reaches the runtime as that hash. */
+      api_key: string;
     };
     DeploymentList: {
       resources: components["schemas"]["Deployment"][];
@@ -1224,13 +1252,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The new deployment; `latest_revision_id` names its first revision. */
+      /** @description The new deployment; `latest_revision_id` names its first revision. `api_key` is the key of its agent runtime, shown this once (only its hash is kept). */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Deployment"];
+          "application/json": components["schemas"]["DeploymentWithKey"];
         };
       };
       401: components["responses"]["Unauthorized"];
@@ -1351,6 +1379,33 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Deployment"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+    };
+  };
+  rotateDeploymentApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deployment with its new key; `latest_revision_id` names the revision that applies it. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeploymentWithKey"];
         };
       };
       401: components["responses"]["Unauthorized"];
