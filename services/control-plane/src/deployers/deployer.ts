@@ -39,6 +39,11 @@ export interface DeploymentTarget {
   source: "github" | "external_docker" | "internal_docker" | "internal_source";
   sourceConfig: Record<string, unknown>;
   secrets: { name: string; value: string }[];
+  /**
+   * The hash (`sha256:<hex>`) of the runtime's API key, passed as API_KEY_HASHES through the
+   * deployer's secret mechanism; null for a deployment made before keys existed (open runtime).
+   */
+  runtimeKeyHash: string | null;
 }
 
 export interface RevisionTarget {

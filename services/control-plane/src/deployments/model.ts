@@ -3,6 +3,7 @@ import type { ControlPlane } from "@lgp/contracts";
 type Schemas = ControlPlane.components["schemas"];
 
 export type Deployment = Schemas["Deployment"];
+export type DeploymentWithKey = Schemas["DeploymentWithKey"];
 export type DeploymentCreate = Schemas["DeploymentCreate"];
 export type DeploymentPatch = Schemas["DeploymentPatch"];
 export type DeploymentList = Schemas["DeploymentList"];

@@ -45,6 +45,7 @@ export function presentDeployment(row: DeploymentRow): Deployment {
     status: row.status as DeploymentStatus,
     latest_revision_id: row.latestRevisionId,
     active_revision_id: row.activeRevisionId,
+    api_key_prefix: row.runtimeKeyPrefix,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -28,6 +28,9 @@ export interface NewDeployment {
   remoteReconciled: boolean;
   imageVersion: string | null;
   tagValueIds: Prisma.InputJsonValue;
+  /** The runtime's API key as `sha256:<hex>`, and its first characters. */
+  runtimeKeyHash: string | null;
+  runtimeKeyPrefix: string | null;
 }
 
 export type DeploymentChanges = Partial<Omit<NewDeployment, "tenantId" | "name" | "source">>;
@@ -97,7 +100,7 @@ export class DeploymentRepository {
         source_revision_config AS "sourceRevisionConfig", secrets, secret_references AS "secretReferences",
         deployment_type AS "deploymentType", remote_reconciled AS "remoteReconciled", image_version AS "imageVersion",
         tag_value_ids AS "tagValueIds", latest_revision_id AS "latestRevisionId", active_revision_id AS "activeRevisionId",
-        created_at AS "createdAt", updated_at AS "updatedAt"
+        runtime_key_hash AS "runtimeKeyHash", runtime_key_prefix AS "runtimeKeyPrefix", created_at AS "createdAt", updated_at AS "updatedAt"
       FROM deployments WHERE ${Prisma.join(conditions, " AND ")}
       ORDER BY seq DESC LIMIT ${limit}`;
   }

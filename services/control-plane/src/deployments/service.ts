@@ -9,6 +9,7 @@ import type {
   DeploymentList,
   DeploymentPatch,
   DeploymentSource,
+  DeploymentWithKey,
   ListDeploymentsQuery,
   SourceConfig,
   StoredRevisionConfig,
@@ -24,6 +25,7 @@ import {
   normaliseSourceConfig,
   patchCreatesRevision,
 } from "./rules";
+import { mintRuntimeKey } from "./runtime-key";
 import { encryptSecrets, mergeSecrets } from "./secrets";
 
 const MAX_BULK_DELETE = 100;
@@ -49,11 +51,13 @@ export class DeploymentService {
     private readonly logger: Logger,
   ) {}
 
-  async create(tenantId: string, body: DeploymentCreate): Promise<Deployment> {
+  /** Creates the deployment and its first revision; the answer carries its runtime's key, once. */
+  async create(tenantId: string, body: DeploymentCreate): Promise<DeploymentWithKey> {
     const sourceConfig = normaliseSourceConfig(body.source_config);
     const revisionConfig = mergeRevisionConfig(null, body.source_revision_config);
     checkSourceRules(body.source, sourceConfig, revisionConfig);
     const secrets = encryptSecrets(this.cipher, body.secrets);
+    const runtimeKey = mintRuntimeKey();
     const row = await this.repository.create(
       {
         tenantId,
@@ -67,6 +71,8 @@ export class DeploymentService {
         remoteReconciled: Boolean(sourceConfig.listener_id),
         imageVersion: body.image_version ?? null,
         tagValueIds: json(body.tag_value_ids ?? []),
+        runtimeKeyHash: runtimeKey.hash,
+        runtimeKeyPrefix: runtimeKey.prefix,
       },
       {
         source: body.source,
@@ -76,7 +82,7 @@ export class DeploymentService {
       },
     );
     await this.enqueue({ type: "revision", revisionId: row.latestRevisionId! });
-    return presentDeployment(row);
+    return { ...presentDeployment(row), api_key: runtimeKey.key };
   }
 
   async get(tenantId: string, id: string): Promise<Deployment> {

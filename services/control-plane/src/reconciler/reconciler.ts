@@ -414,6 +414,8 @@ export class Reconciler {
         resource_spec: revision.resourceSpec ?? null,
       },
       secrets: decryptSecrets(this.cipher, revision.secrets as unknown as StoredSecret[]),
+      // The deployment's current key, not the revision's: a rollback must not bring back an old key.
+      runtimeKeyHash: deployment.runtimeKeyHash,
     };
   }
 

@@ -3,8 +3,9 @@ import type { ControlPlane } from "@lgp/contracts";
 import type { Prisma } from "../generated/prisma/client";
 import { decodeOffset, nextOffset } from "../deployments/paging";
 import { presentDeployment } from "../deployments/presenter";
-import type { DeploymentRepository } from "../deployments/repository";
-import type { Deployment, SourceConfig, StoredRevisionConfig } from "../deployments/model";
+import type { DeploymentChanges, DeploymentRepository, DeploymentRow } from "../deployments/repository";
+import type { Deployment, DeploymentWithKey, SourceConfig, StoredRevisionConfig } from "../deployments/model";
+import { mintRuntimeKey } from "../deployments/runtime-key";
 import { notFound } from "../deployments/service";
 import type { ReconcileQueue } from "../queue";
 import { presentLogLine, presentRevision } from "./presenter";
@@ -59,6 +60,36 @@ export class RevisionService {
    * deployment's current configuration.
    */
   async redeploy(tenantId: string, deploymentId: string, revisionId: string): Promise<Deployment> {
+    return presentDeployment(await this.redeployRow(tenantId, deploymentId, revisionId));
+  }
+
+  /**
+   * A new API key for the deployment's runtime: the latest configuration is redeployed with it
+   * (the old key serves until that revision is DEPLOYED). An external runtime, or a deployment
+   * with no revision, only gets the new hash. The key is in the answer and nowhere else.
+   */
+  async rotateKey(tenantId: string, deploymentId: string): Promise<DeploymentWithKey> {
+    const row = await this.deployment(tenantId, deploymentId);
+    if (row.status === "AWAITING_DELETE") throw new ConflictError(`Deployment ${deploymentId} is being deleted`);
+    const runtimeKey = mintRuntimeKey();
+    const changes = { runtimeKeyHash: runtimeKey.hash, runtimeKeyPrefix: runtimeKey.prefix };
+    const updated =
+      row.source === "external_docker" || !row.latestRevisionId
+        ? await this.deployments.update(row, changes, null)
+        : await this.redeployRow(tenantId, deploymentId, row.latestRevisionId, changes);
+    this.logger.info(
+      { deployment_id: deploymentId, key_prefix: runtimeKey.prefix },
+      "rotated the agent runtime's API key",
+    );
+    return { ...presentDeployment(updated), api_key: runtimeKey.key };
+  }
+
+  private async redeployRow(
+    tenantId: string,
+    deploymentId: string,
+    revisionId: string,
+    changes: DeploymentChanges = {},
+  ): Promise<DeploymentRow> {
     const target = await this.revision(tenantId, deploymentId, revisionId);
     const row = await this.deployment(tenantId, deploymentId);
     if (row.status === "AWAITING_DELETE") throw new ConflictError(`Deployment ${deploymentId} is being deleted`);
@@ -70,6 +101,7 @@ export class RevisionService {
     const updated = await this.deployments.update(
       row,
       {
+        ...changes,
         sourceConfig: sourceConfig as Prisma.InputJsonValue,
         sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: null } as unknown as Prisma.InputJsonValue,
         secrets: target.secrets as Prisma.InputJsonValue,
@@ -91,7 +123,7 @@ export class RevisionService {
         "could not queue the redeployed revision; the reconciler sweep will queue it again",
       );
     }
-    return presentDeployment(updated);
+    return updated;
   }
 
   async logs(

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { SECRET_MASK } from "../../src/deployments/model";
 import { CURSOR_BASE } from "../../src/deployments/paging";
 import { dockerBody, sourceBody, startHarness, type Harness } from "./harness";
@@ -46,9 +46,13 @@ describe("create and read", () => {
       secrets: [{ name: "OPENAI_API_KEY", value: SECRET_MASK }],
     });
     expect(body.latest_revision_id).toEqual(expect.any(String));
+    const { api_key: apiKey, ...shown } = body;
+    expect(apiKey).toMatch(/^lgp_[0-9a-f]{40}$/);
+    expect(shown.api_key_prefix).toBe(apiKey.slice(0, 12));
+    // The key is in the create answer only.
     const read = await h.api.get(`/v2/deployments/${body.id}`);
     expect(read.status).toBe(200);
-    expect(read.body).toEqual(body);
+    expect(read.body).toEqual(shown);
     const revision = await h.api.get(`/v2/deployments/${body.id}/revisions/${body.latest_revision_id}`);
     expect(revision.status).toBe(200);
     expect(revision.body).toMatchObject({ id: body.latest_revision_id, status: "CREATING", source: "internal_source" });
@@ -64,6 +68,22 @@ describe("create and read", () => {
       { secrets: unknown }[]
     >`SELECT secrets FROM revisions WHERE deployment_id = ${body.id}::uuid`;
     expect(JSON.stringify(revision.secrets)).not.toContain("sk-plain-value");
+  });
+
+  it("keeps the runtime's key as its hash only: no row, listing or log-free read shows the key", async () => {
+    const body = await create(dockerBody("key-at-rest"));
+    const [row] = await h.db.$queryRaw<{ hash: string; everything: string }[]>`
+      SELECT runtime_key_hash AS hash, row_to_json(d)::text AS everything FROM deployments d WHERE id = ${body.id}::uuid`;
+    expect(row.hash).toBe(`sha256:${createHash("sha256").update(body.api_key).digest("hex")}`);
+    expect(row.everything).not.toContain(body.api_key);
+    const [revisions] = await h.db.$queryRaw<{ everything: string }[]>`
+      SELECT json_agg(r)::text AS everything FROM revisions r WHERE deployment_id = ${body.id}::uuid`;
+    expect(revisions.everything).not.toContain(body.api_key);
+    const listed = await h.api.get(`/v2/deployments?deployment_ids=${body.id}`);
+    expect(JSON.stringify(listed.body)).not.toContain(body.api_key);
+    expect(listed.body.resources[0].api_key_prefix).toBe(body.api_key_prefix);
+    // Two deployments never share a key.
+    expect((await create(dockerBody("key-at-rest-2"))).api_key).not.toBe(body.api_key);
   });
 
   it("accepts graph_config_path alone and returns both names", async () => {
@@ -478,6 +498,60 @@ describe("list", () => {
     const tagged = await create(dockerBody("tagged", { tag_value_ids: [tag] }));
     const res = await h.api.get(`/v2/deployments?tag_value_ids=${randomUUID()},${tag}`);
     expect(res.body.resources.map((d: { id: string }) => d.id)).toEqual([tagged.id]);
+  });
+});
+
+describe("runtime key rotation", () => {
+  async function hashOf(id: string): Promise<string> {
+    const [row] = await h.db.$queryRaw<{ hash: string }[]>`
+      SELECT runtime_key_hash AS hash FROM deployments WHERE id = ${id}::uuid`;
+    return row.hash;
+  }
+
+  it("answers a new key once and redeploys the latest configuration as a new revision", async () => {
+    const body = await create(
+      sourceBody("rotate-source", { source_config: { repo_url: "file:///nowhere", resource_spec: { cpu: 2 } } }),
+    );
+    const rotated = await h.api.post(`/v2/deployments/${body.id}/api-key`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.api_key).toMatch(/^lgp_[0-9a-f]{40}$/);
+    expect(rotated.body.api_key).not.toBe(body.api_key);
+    expect(rotated.body.api_key_prefix).toBe(rotated.body.api_key.slice(0, 12));
+    expect(await hashOf(body.id)).toBe(`sha256:${createHash("sha256").update(rotated.body.api_key).digest("hex")}`);
+    // The revision that applies the key has the same configuration as the one before it.
+    expect(rotated.body.latest_revision_id).not.toBe(body.latest_revision_id);
+    const [before, after] = await Promise.all(
+      [body.latest_revision_id, rotated.body.latest_revision_id].map(
+        async (revision) => (await h.api.get(`/v2/deployments/${body.id}/revisions/${revision}`)).body,
+      ),
+    );
+    expect(after.source_revision_config).toEqual(before.source_revision_config);
+    expect(after.status).toBe("CREATING");
+    expect(rotated.body).toMatchObject({ source_config: body.source_config, secrets: body.secrets });
+    expect((await h.api.get(`/v2/deployments/${body.id}`)).body).not.toHaveProperty("api_key");
+  });
+
+  it("only records the new hash for an external runtime, which this control plane does not run", async () => {
+    const body = await create(dockerBody("rotate-external"));
+    const rotated = await h.api.post(`/v2/deployments/${body.id}/api-key`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.latest_revision_id).toBe(body.latest_revision_id);
+    expect(await hashOf(body.id)).toBe(`sha256:${createHash("sha256").update(rotated.body.api_key).digest("hex")}`);
+  });
+
+  it("answers 404 for an unknown deployment, 422 for a malformed id, 409 while it is being deleted", async () => {
+    const missing = randomUUID();
+    expect((await h.api.post(`/v2/deployments/${missing}/api-key`)).body).toEqual({
+      detail: `Deployment ${missing} not found`,
+    });
+    const malformed = await h.api.post("/v2/deployments/not-a-uuid/api-key");
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.detail[0].loc).toEqual(["path", "deployment_id"]);
+    const body = await create(dockerBody("rotate-deleting"));
+    const hash = await hashOf(body.id);
+    await h.api.delete(`/v2/deployments/${body.id}`);
+    expect((await h.api.post(`/v2/deployments/${body.id}/api-key`)).status).toBe(409);
+    expect(await hashOf(body.id)).toBe(hash);
   });
 });
 

@@ -87,6 +87,7 @@ describe("kubernetes deployer against a Kubernetes API on loopback", () => {
         resource_spec: { cpu: 0.5, memory_mb: 512, min_scale: 1, max_scale: 3 },
       },
       secrets: [{ name: "OPENAI_API_KEY", value: "sk-live-123" }],
+      runtimeKeyHash: `sha256:${"cd".repeat(32)}`,
       ...overrides,
     };
   }

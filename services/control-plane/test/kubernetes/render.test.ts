@@ -27,6 +27,7 @@ function deployment(
     source: "internal_docker",
     sourceConfig: resourceSpec ? { resource_spec: resourceSpec } : {},
     secrets: [{ name: "OPENAI_API_KEY", value: "sk-test" }],
+    runtimeKeyHash: `sha256:${"ab".repeat(32)}`,
     ...extra,
   };
 }
@@ -224,7 +225,7 @@ describe("renderRevision mapping", () => {
     expect(service.spec.selector).toEqual(api.spec.selector.matchLabels);
     expect(service.spec.ports).toEqual([{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }]);
 
-    // Secret from secrets, plus the runtime's connection strings (which a secret cannot override)
+    // Secret from secrets, plus the runtime's connection strings and key hash (which a secret cannot override)
     const secret = find(manifests, "Secret", names.secret);
     const decoded = Object.fromEntries(
       Object.entries(secret.data as Record<string, string>).map(([k, v]) => [
@@ -236,6 +237,7 @@ describe("renderRevision mapping", () => {
       OPENAI_API_KEY: "sk-test",
       DATABASE_URL: "postgresql://u:p@db:5432/lgp_deployment_x",
       REDIS_URL: "redis://redis:6379/0",
+      API_KEY_HASHES: `sha256:${"ab".repeat(32)}`,
     });
     expect(manifests[0]).toBe(secret);
     for (const container of [apiContainer, queueContainer]) {
@@ -244,6 +246,26 @@ describe("renderRevision mapping", () => {
       expect(runtime.WORKERS).toBe(container === apiContainer ? 0 : 10);
     }
     expect(JSON.stringify(manifests)).not.toContain("sk-test");
+  });
+
+  test("the runtime's key reaches it as its hash only, and a deployment secret cannot replace it", () => {
+    const hash = `sha256:${"ab".repeat(32)}`;
+    const { manifests, names } = render(
+      deployment(null, { secrets: [{ name: "API_KEY_HASHES", value: `sha256:${"00".repeat(32)}` }] }),
+    );
+    const secret = find(manifests, "Secret", names.secret);
+    const data = secret.data as Record<string, string>;
+    expect(Buffer.from(data.API_KEY_HASHES, "base64").toString("utf8")).toBe(hash);
+    const runtime = loadAgentRuntimeConfig({ ...decodeAll(data), PORT: "8000" });
+    expect(runtime.API_KEY_HASHES?.map((digest) => digest.toString("hex"))).toEqual(["ab".repeat(32)]);
+    // Every container reads it from the Secret: no plain environment value carries it.
+    const api = find(manifests, "Deployment", names.api);
+    expect(JSON.stringify(api.spec.template.spec.containers[0].env)).not.toContain("API_KEY_HASHES");
+    expect(api.spec.template.spec.containers[0].envFrom).toEqual([{ secretRef: { name: names.secret } }]);
+
+    // A deployment made before keys existed has none: its own secret, if any, is passed as given.
+    const legacy = render(deployment(null, { runtimeKeyHash: null }));
+    expect(find(legacy.manifests, "Secret", legacy.names.secret).data).not.toHaveProperty("API_KEY_HASHES");
   });
 
   test("defaults: limits twice the requests, queue sizing from the main values, no HPA for a fixed scale", () => {
@@ -416,3 +438,7 @@ describe("every rendered manifest is valid against the Kubernetes API schemas", 
     expect(() => validateManifest(noSelector)).toThrow(/selector/);
   });
 });
+
+function decodeAll(data: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, "base64").toString("utf8")]));
+}

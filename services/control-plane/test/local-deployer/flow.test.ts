@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client } from "pg";
@@ -8,11 +9,13 @@ import { startReconcilerHarness, type ReconcilerHarness } from "../reconciler/se
 // The flow every client follows, end to end with real agent runtime processes: create an
 // internal_source deployment from examples/ (a git repository) -> DEPLOYED -> its URL serves the
 // example graph -> a control-plane restart, and a crash of its runtime, start it again -> PATCH (new repo_ref and secret) -> new revision DEPLOYED, old process gone ->
-// redeploy the first revision -> DELETE, database dropped, no process left.
+// redeploy the first revision -> rotate the runtime's key -> DELETE, database dropped, no process left.
+// Every runtime asks for the deployment's key (x-api-key), which the create answer gave once.
 let h: ReconcilerHarness;
 let repo: string;
 let firstSha: string;
 let secondSha: string;
+let runtimeKey: string;
 const exampleGraphs = Object.keys(
   (JSON.parse(readFileSync(path.join(REPO_ROOT, "examples/langgraph.json"), "utf8")) as { graphs: object }).graphs,
 ).sort();
@@ -76,12 +79,16 @@ function alive(pid: number): boolean {
   }
 }
 
-async function assistantsOf(url: string): Promise<string[]> {
-  const res = await fetch(`${url}/assistants/search`, {
+function searchAssistants(url: string, key: string | null): Promise<Response> {
+  return fetch(`${url}/assistants/search`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...(key ? { "x-api-key": key } : {}) },
     body: "{}",
   });
+}
+
+async function assistantsOf(url: string): Promise<string[]> {
+  const res = await searchAssistants(url, runtimeKey);
   expect(res.status).toBe(200);
   return ((await res.json()) as { graph_id: string }[]).map((assistant) => assistant.graph_id).sort();
 }
@@ -110,6 +117,7 @@ it("creates, serves, updates, rolls back and deletes an internal_source deployme
   expect(created.status).toBe(201);
   const id = created.body.id as string;
   const first = created.body.latest_revision_id as string;
+  runtimeKey = created.body.api_key as string;
 
   // Clients list revisions and take [0] as the latest, then poll it.
   const listed = await h.api.get(`/v2/deployments/${id}/revisions`);
@@ -130,8 +138,12 @@ it("creates, serves, updates, rolls back and deletes an internal_source deployme
   const startedUrl = deployment.source_config.custom_url as string;
   expect(startedUrl).toBe(deployed.url);
   expect(await assistantsOf(startedUrl)).toEqual(exampleGraphs);
+  // Its runtime is not open: no key, or another one, is a 401; /ok stays open for health checks.
+  expect((await searchAssistants(startedUrl, null)).status).toBe(401);
+  expect((await searchAssistants(startedUrl, `lgp_${"0".repeat(40)}`)).status).toBe(401);
+  expect((await fetch(`${startedUrl}/ok`)).status).toBe(200);
   // ... and runs it, through the official client.
-  const client = new LangGraphClient({ apiUrl: startedUrl });
+  const client = new LangGraphClient({ apiUrl: startedUrl, apiKey: runtimeKey });
   const thread = await client.threads.create();
   const values = (await client.runs.wait(thread.thread_id, "agent", {
     input: { messages: [{ role: "user", content: "hi" }] },
@@ -209,6 +221,24 @@ it("creates, serves, updates, rolls back and deletes an internal_source deployme
   const thirdPid = pidOf(id, third)!;
   expect(readFileSync(`/proc/${thirdPid}/environ`, "utf8").split("\0")).toContain("EXAMPLE_SECRET=first-secret");
   expect(await exited(secondPid)).toBe(true);
+  // A rollback brings back the old code and secrets, not an old key: the runtime holds only the hash.
+  const thirdEnv = readFileSync(`/proc/${thirdPid}/environ`, "utf8").split("\0");
+  expect(thirdEnv).toContain(`API_KEY_HASHES=sha256:${createHash("sha256").update(runtimeKey).digest("hex")}`);
+  expect(thirdEnv.join("\n")).not.toContain(runtimeKey);
+
+  // Rotation: a new key, applied by a new revision; once it is DEPLOYED only the new key works.
+  const rotated = await h.api.post(`/v2/deployments/${id}/api-key`);
+  expect(rotated.status).toBe(200);
+  const oldKey = runtimeKey;
+  runtimeKey = rotated.body.api_key as string;
+  const fourth = rotated.body.latest_revision_id as string;
+  const fourthDeployed = await h.waitForRevision(id, fourth, ["DEPLOYED", "BUILD_FAILED", "DEPLOY_FAILED"], 150_000);
+  expect(fourthDeployed).toMatchObject({ status: "DEPLOYED", source_revision_config: { repo_commit_sha: firstSha } });
+  const fourthUrl = fourthDeployed.url as string;
+  expect(await assistantsOf(fourthUrl)).toEqual(exampleGraphs);
+  expect((await searchAssistants(fourthUrl, oldKey)).status).toBe(401);
+  expect(await exited(thirdPid)).toBe(true);
+  const fourthPid = pidOf(id, fourth)!;
 
   // DELETE: 204, then gone, its processes stopped and its database dropped.
   expect((await h.api.delete(`/v2/deployments/${id}`)).status).toBe(204);
@@ -217,7 +247,7 @@ it("creates, serves, updates, rolls back and deletes an internal_source deployme
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   expect((await h.api.get(`/v2/deployments/${id}`)).status).toBe(404);
-  expect(await exited(thirdPid)).toBe(true);
+  expect(await exited(fourthPid)).toBe(true);
   expect(await databaseExists(id)).toBe(false);
   expect(existsSync(path.join(h.workDir, id))).toBe(false);
 }, 600_000);

@@ -10,7 +10,7 @@ const run = promisify(execFile);
 // Tenant A owns a deployment; tenant B must not be able to tell it exists.
 let h: Harness;
 let keyB: string;
-let ownedByA: { id: string; latest_revision_id: string };
+let ownedByA: { id: string; latest_revision_id: string; api_key_prefix: string };
 beforeAll(async () => {
   h = await startHarness();
   keyB = (await createTenantKey(h.db, "tenant-b")).apiKey;
@@ -37,6 +37,7 @@ it("tenant B cannot read, list, patch or delete tenant A's deployment (404, as i
     await asB.get(`${base}/revisions`),
     await asB.get(revision),
     await asB.post(`${revision}/redeploy`),
+    await asB.post(`${base}/api-key`),
     await asB.get(`${revision}/logs/deploy`),
     await asB.post(`/v1/projects/${ownedByA.id}/revisions/${ownedByA.latest_revision_id}/build_logs`).send({}),
   ]) {
@@ -56,6 +57,9 @@ it("tenant B cannot read, list, patch or delete tenant A's deployment (404, as i
   expect(mine.status).toBe(200);
   expect(mine.body.status).toBe("AWAITING_DATABASE");
   expect(mine.body.tenant_id).toBe(h.tenantId);
+  // B's rotation attempt changed nothing: A's runtime key and revisions are as they were.
+  expect(mine.body.api_key_prefix).toBe(ownedByA.api_key_prefix);
+  expect(mine.body.latest_revision_id).toBe(ownedByA.latest_revision_id);
 });
 
 it("scopes names per tenant and lists only the caller's deployments", async () => {

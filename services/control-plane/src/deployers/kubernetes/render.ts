@@ -280,8 +280,8 @@ function autoscalerManifest(
 }
 
 /**
- * Renders a revision into the manifests that run it: a Secret (runtime connection strings and the
- * deployment's secrets), the API Deployment and its Service, the queue-worker Deployment, and an
+ * Renders a revision into the manifests that run it: a Secret (runtime connection strings, the hash
+ * of the runtime's API key and the deployment's secrets), the API Deployment and its Service, the queue-worker Deployment, and an
  * HPA for each Deployment whose scale range allows one. Pure: no cluster access.
  */
 export function renderRevision(input: RenderInput): RenderedRevision {
@@ -305,6 +305,9 @@ export function renderRevision(input: RenderInput): RenderedRevision {
   // Connection strings last: a deployment secret cannot redirect the runtime to another database.
   secretData.DATABASE_URL = input.databaseUrl;
   secretData.REDIS_URL = input.redisUrl;
+  // The runtime's key, as its hash only: the control plane never holds the key after minting it.
+  if (input.deployment.runtimeKeyHash) secretData.API_KEY_HASHES = input.deployment.runtimeKeyHash;
+  else delete secretData.API_KEY_HASHES;
   const secret: K8s.V1Secret = {
     apiVersion: "v1",
     kind: "Secret",

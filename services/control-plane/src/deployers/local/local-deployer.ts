@@ -39,7 +39,7 @@ export interface LocalDeployerOptions {
 }
 
 /** Variables the platform sets for a runtime; a secret cannot override them. */
-const RESERVED = new Set(["DATABASE_URL", "PORT", "HOST", "LANGGRAPH_JSON", "REDIS_URL"]);
+const RESERVED = new Set(["DATABASE_URL", "PORT", "HOST", "LANGGRAPH_JSON", "REDIS_URL", "API_KEY_HASHES"]);
 const BUILD_MARKER = ".lgp-build.json";
 
 /**
@@ -154,6 +154,8 @@ export class LocalDeployer implements Deployer {
       HOST: "127.0.0.1",
       LANGGRAPH_JSON: build.artifact,
     });
+    if (deployment.runtimeKeyHash) env.API_KEY_HASHES = deployment.runtimeKeyHash;
+    else log.warn("this deployment has no API key (made before keys existed): its runtime is open; rotate its key");
     mkdirSync(revisionDir, { recursive: true });
     await this.processes.start({
       revisionId: revision.id,
