@@ -7,7 +7,7 @@ import swaggerUi from "swagger-ui-express";
 import type { Logger } from "../logger";
 import { HttpError, ValidationFailedError, type ValidationIssue } from "./errors";
 import { createMetrics, type ServiceMetrics } from "./metrics";
-import { rejectNulCharacters } from "./nul";
+import { rejectUnstorableText } from "./storable-text";
 import { defaultJsonContentType, nullAsAbsent } from "./tolerant";
 import { toValidationIssue } from "./validation";
 
@@ -122,7 +122,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   if (options.tolerantInput) app.use(defaultJsonContentType);
   app.use(express.json({ limit: options.bodyLimit ?? "10mb", strict: false }));
   for (const handler of options.before ?? []) app.use(handler);
-  app.use(rejectNulCharacters);
+  app.use(rejectUnstorableText);
   if (options.tolerantInput) app.use(nullAsAbsent(options.apiSpec));
   app.use(
     OpenApiValidator.middleware({

@@ -16,7 +16,7 @@ afterAll(async () => {
 
 const anyValue = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom("nul \u0000 inside", { nested: ["\u0000"] }),
+  fc.constantFrom("nul \u0000 inside", { nested: ["\u0000"] }, "lone \ud800 surrogate", { nested: ["\udc00"] }),
   fc.constantFrom(
     "agent",
     "approval",
@@ -40,6 +40,33 @@ function bodies(keys: string[], base: Record<string, unknown>) {
     fc.jsonValue({ maxDepth: 2 }),
   );
 }
+
+test("text PostgreSQL cannot store (a lone surrogate) is a 422 naming the field on every path that stores or filters it", async () => {
+  const body = '{"metadata":{"x":"\\ud800"}}';
+  for (const [method, path] of [
+    ["POST", "/threads"],
+    ["PATCH", `/threads/${threadId}`],
+    ["POST", "/threads/search"],
+    ["POST", "/threads/count"],
+    ["POST", "/assistants/search"],
+    ["POST", "/assistants/count"],
+  ]) {
+    const response = await fetch(`${rt.url}${path}`, { method, headers: { "content-type": "application/json" }, body });
+    expect([path, response.status]).toEqual([path, 422]);
+    // The runtime's 422 is the official server's: `{detail}` text that names the field.
+    expect([path, (await response.json()).detail]).toEqual([
+      path,
+      expect.stringMatching(/^body\.metadata\.x: .*surrogate/),
+    ]);
+  }
+  const store = await fetch(`${rt.url}/store/items/search`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: '{"namespace_prefix":["a"],"filter":{"k":"\\udfff"}}',
+  });
+  expect(store.status).toBe(422);
+  expect((await store.json()).detail).toMatch(/^body\.filter\.k: .*surrogate/);
+});
 
 async function send(method: string, path: string, body: unknown): Promise<{ status: number; text: string }> {
   const response = await fetch(`${rt.url}${path}`, {
