@@ -8,3 +8,4 @@ export * from "./migrations/applier";
 export * from "./migrations/database";
 export * from "./migrations/schema-diff";
 export * from "./net";
+export * from "./transient";

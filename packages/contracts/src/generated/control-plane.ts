@@ -800,6 +800,16 @@ export type components = {
         "application/json": components["schemas"]["ErrorDetail"];
       };
     };
+    /** @description The database is unreachable for a moment (a connection was cut or refused); nothing was done. Retry after the `Retry-After` seconds. */
+    Unavailable: {
+      headers: {
+        "Retry-After"?: number;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
     /** @description X-Tenant-Id names another tenant than the API key's. */
     TenantMismatch: {
       headers: {
@@ -847,6 +857,7 @@ export interface operations {
           "text/html": string;
         };
       };
+      503: components["responses"]["Unavailable"];
     };
   };
   queryBuildLogs: {
@@ -879,6 +890,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   queryDeployLogs: {
@@ -911,6 +923,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   authenticate: {
@@ -938,6 +951,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   oauthCallback: {
@@ -966,6 +980,7 @@ export interface operations {
         content?: never;
       };
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listOAuthProviders: {
@@ -987,6 +1002,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      503: components["responses"]["Unavailable"];
     };
   };
   createOAuthProvider: {
@@ -1014,6 +1030,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   getOAuthProvider: {
@@ -1039,6 +1056,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   deleteOAuthProvider: {
@@ -1064,6 +1082,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   updateOAuthProvider: {
@@ -1093,6 +1112,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listOAuthTokens: {
@@ -1119,6 +1139,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   deleteOAuthTokens: {
@@ -1145,6 +1166,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   deleteOAuthToken: {
@@ -1168,6 +1190,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   waitForAuthCompletion: {
@@ -1195,6 +1218,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listDeployments: {
@@ -1237,6 +1261,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   createDeployment: {
@@ -1265,6 +1290,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   deleteDeployments: {
@@ -1302,6 +1328,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   getDeployment: {
@@ -1328,6 +1355,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   deleteDeployment: {
@@ -1355,6 +1383,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   updateDeployment: {
@@ -1386,6 +1415,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   rotateDeploymentApiKey: {
@@ -1413,6 +1443,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   listRevisions: {
@@ -1446,6 +1477,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   getRevision: {
@@ -1473,6 +1505,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   readRevisionLogs: {
@@ -1510,6 +1543,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
   redeployRevision: {
@@ -1538,6 +1572,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
     };
   };
 }

@@ -8,6 +8,7 @@ import type { Logger } from "../logger";
 import { HttpError, ValidationFailedError, type ValidationIssue } from "./errors";
 import { createMetrics, type ServiceMetrics } from "./metrics";
 import { rejectUnstorableText } from "./storable-text";
+import { isTransientError } from "../transient";
 import { defaultJsonContentType, nullAsAbsent } from "./tolerant";
 import { toValidationIssue } from "./validation";
 
@@ -197,6 +198,13 @@ function errorMiddleware(style: "list" | "message"): ErrorRequestHandler {
         res.status(validator.status).json({ detail: text[validator.status] ?? validator.message ?? "Bad Request" });
         return;
       }
+    }
+    if (isTransientError(error)) {
+      // A connection cut or refused: the client may retry (the official clients do on a 503).
+      req.log.warn({ err: error }, "a dependency is unreachable; answered 503");
+      res.setHeader("Retry-After", "2");
+      res.status(503).json({ detail: "A database or queue connection failed; retry shortly" });
+      return;
     }
     req.log.error({ err: error }, "unhandled error");
     res.status(500).json({ detail: "Internal Server Error", request_id: req.id });

@@ -44,6 +44,13 @@ export class GoneError extends HttpError {
   }
 }
 
+/** 503 with `Retry-After`: a dependency (database, queue) is unreachable for now; nothing was done. */
+export class ServiceUnavailableError extends HttpError {
+  constructor(detail: string, retryAfterSeconds = 2) {
+    super(503, detail, { "Retry-After": String(retryAfterSeconds) });
+  }
+}
+
 export interface ValidationIssue {
   loc: (string | number)[];
   msg: string;

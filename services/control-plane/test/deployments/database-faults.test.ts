@@ -1,0 +1,49 @@
+// Drill: the control plane's PostgreSQL connections are terminated (a failover, a pooler restart)
+// while requests arrive. A request that meets a cut connection answers 503 with Retry-After, which
+// clients retry; never a 500. The next requests work on fresh connections.
+import { Client as PgClient } from "pg";
+import { dockerBody, startHarness, type Harness } from "./harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function terminateBackends(databaseUrl: string): Promise<number> {
+  const admin = new PgClient({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    const result = await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+      [new URL(databaseUrl).pathname.slice(1)],
+    );
+    return result.rowCount ?? 0;
+  } finally {
+    await admin.end();
+  }
+}
+
+test("terminated connections answer 503 with Retry-After, never 500, and service resumes", async () => {
+  const statuses = new Map<number, number>();
+  let terminated = 0;
+  for (let round = 0; round < 10; round++) {
+    // Connections are cut while requests are under way on them.
+    const requests = Promise.all([
+      ...Array.from({ length: 8 }, () => h.api.get("/v2/deployments?limit=5")),
+      ...Array.from({ length: 2 }, (_, i) => h.api.post("/v2/deployments").send(dockerBody(`fault-${round}-${i}`))),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    terminated += await terminateBackends(h.database.url);
+    for (const answer of await requests) {
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status === 503) expect(answer.headers["retry-after"]).toBe("2");
+    }
+  }
+  expect(terminated).toBeGreaterThan(0);
+  expect([...statuses.keys()].filter((status) => ![200, 201, 503].includes(status))).toEqual([]);
+  // Afterwards everything works again.
+  expect((await h.api.get("/v2/deployments")).status).toBe(200);
+});
