@@ -48,8 +48,12 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     ],
     validateResponses: process.env.VALIDATE_RESPONSES === "true",
     metrics: deps.metrics,
+    // Ready means runs can be created and streamed: the database answers and, with Redis, the
+    // queue and event log are connected.
     ready: async () => {
       await deps.db.$queryRaw`SELECT 1`;
+      if (deps.runtime && !(deps.runtime.queue.reachable() && deps.runtime.events.reachable()))
+        throw new Error("Redis is unreachable");
     },
     routes: (app) => {
       // Each capability mounts its router here (assistants, threads, runs, store, crons).

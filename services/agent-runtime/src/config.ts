@@ -103,6 +103,11 @@ export const agentRuntimeEnv = z.object({
    * handed to another worker after about this long (resumed from its last checkpoint).
    */
   RUN_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /**
+   * How many times a run may be started (its first attempt included): a run whose worker keeps
+   * dying (a graph that is OOM-killed) ends as `error` after this many, and its thread is freed.
+   */
+  RUN_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
   /** Interval of the `: heartbeat` comments on event streams (the official client's reconnect watchdog needs them). */
   STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** How often expired threads (a `ttl` set on create or update) are swept: deleted, or pruned to their latest checkpoint. */

@@ -102,6 +102,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     if (config.REDIS_URL) {
       queue = new RedisRunQueue(config.REDIS_URL, config.REDIS_PREFIX, logger, {
         lockMs: config.RUN_LOCK_MS,
+        maxStalls: config.RUN_MAX_ATTEMPTS,
       });
       events = new RedisEventLog(config.REDIS_URL, config.REDIS_PREFIX);
       control = new RedisControlBus(config.REDIS_URL, config.REDIS_PREFIX);
@@ -138,6 +139,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       events,
       control,
       authorize,
+      logger,
     });
     threads.onDeleting((threadId) => runs.cancelMany({ thread_id: threadId }, "interrupt"));
     threads.onDeleted((threadId) => runs.forgetThread(threadId));
@@ -150,6 +152,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       control,
       checkpoints,
       logger,
+      maxAttempts: config.RUN_MAX_ATTEMPTS,
     });
     await assistants.ensureDefaults();
 
@@ -194,6 +197,24 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     // After the queue has let its last runs finish, before the database closes (the last two).
     closers.splice(closers.length - 2, 0, () => temporaryThreads.drain());
 
+    /**
+     * The safety net under the queue: pending runs nothing will wake (their job was never added,
+     * or was lost) are queued again, and runs left `running` that no worker holds (their worker
+     * died and BullMQ gave up on the job, or this process restarted) are handed back, to resume
+     * from their last checkpoint or, out of attempts, to end as `error`.
+     */
+    async function sweepRuns(ageMs: number): Promise<void> {
+      const orphans = await runRepository.orphans(ageMs);
+      await Promise.all(orphans.map((run) => queue.enqueue({ runId: run.run_id, threadId: run.thread_id })));
+      const running = await runRepository.runningSince(2 * config.RUN_LOCK_MS);
+      if (!running.length) return;
+      const held = await queue.heldRunIds();
+      for (const id of executor.activeRunIds()) held.add(id);
+      for (const run of running) {
+        if (!held.has(run.run_id)) await executor.handBack(run, new Error("no worker holds it (its worker stopped)"));
+      }
+    }
+
     let sweeper: NodeJS.Timeout | undefined;
     const runtime: Runtime = {
       config,
@@ -235,14 +256,16 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
             .finally(() => (threadSweep = undefined));
         }, config.THREAD_TTL_SWEEP_MS);
         threadSweeper.unref();
+        // Shorter locks (tests, drills) sweep sooner; the default lock sweeps every 30 s.
+        const sweepMs = Math.min(ORPHAN_SWEEP_MS, config.RUN_LOCK_MS);
+        let sweeping = false;
         sweeper ??= setInterval(() => {
-          void runRepository
-            .orphans(ORPHAN_SWEEP_MS)
-            .then((orphans) =>
-              Promise.all(orphans.map((run) => queue.enqueue({ runId: run.run_id, threadId: run.thread_id }))),
-            )
-            .catch((error) => logger.warn({ err: error }, "orphan sweep failed"));
-        }, ORPHAN_SWEEP_MS);
+          if (sweeping) return;
+          sweeping = true;
+          void sweepRuns(sweepMs)
+            .catch((error) => logger.warn({ err: error }, "run sweep failed"))
+            .finally(() => (sweeping = false));
+        }, sweepMs);
         sweeper.unref();
       },
       async close() {

@@ -30,6 +30,14 @@ export class MemoryRunQueue implements RunQueue {
     this.pump();
   }
 
+  reachable(): boolean {
+    return true;
+  }
+
+  async heldRunIds(): Promise<Set<string>> {
+    return new Set();
+  }
+
   startWorkers(concurrency: number, handler: JobHandler): void {
     this.handler = handler;
     this.concurrency += concurrency;
@@ -67,6 +75,10 @@ interface Log {
 
 export class MemoryEventLog implements EventLog {
   private readonly logs = new Map<string, Log>();
+
+  reachable(): boolean {
+    return true;
+  }
 
   private log(runId: string): Log {
     let log = this.logs.get(runId);

@@ -22,15 +22,17 @@ export class RedisRunQueue implements RunQueue {
   private readonly connections: Redis[] = [];
   private readonly abort = new AbortController();
   private readonly name: string;
+  private readonly producer: Redis;
 
   constructor(
     private readonly url: string,
     private readonly prefix: string,
     private readonly logger: Logger,
-    private readonly options: { lockMs?: number; name?: string } = {},
+    private readonly options: { lockMs?: number; name?: string; maxStalls?: number } = {},
   ) {
     this.name = options.name ?? "runs";
-    this.queue = new Queue(this.name, { connection: this.connect(), prefix });
+    this.producer = this.connect();
+    this.queue = new Queue(this.name, { connection: this.producer, prefix });
     this.queue.on("error", (error) => logger.error({ err: error }, "run queue error"));
   }
 
@@ -42,6 +44,15 @@ export class RedisRunQueue implements RunQueue {
       // A worker that dies mid-run leaves a stalled job; BullMQ hands it to another worker.
       attempts: 1,
     });
+  }
+
+  reachable(): boolean {
+    return this.producer.status === "ready";
+  }
+
+  async heldRunIds(): Promise<Set<string>> {
+    const jobs = await this.queue.getJobs(["active"]);
+    return new Set(jobs.filter(Boolean).map((job) => (job.data as RunJob).runId));
   }
 
   startWorkers(concurrency: number, handler: JobHandler): void {
@@ -59,7 +70,9 @@ export class RedisRunQueue implements RunQueue {
         // worker, which resumes the run from its last checkpoint.
         lockDuration: this.options.lockMs ?? 30_000,
         stalledInterval: Math.max(500, Math.floor((this.options.lockMs ?? 30_000) / 2)),
-        maxStalledCount: 5,
+        // The executor ends a run that used up RUN_MAX_ATTEMPTS; a job BullMQ fails for stalling
+        // is found by the stuck-run sweep (its run is `running` with no job held), which does the same.
+        maxStalledCount: this.options.maxStalls ?? 5,
       },
     );
     worker.on("error", (error) => this.logger.error({ err: error }, "run worker error"));
@@ -105,15 +118,25 @@ export class RedisEventLog implements EventLog {
     private readonly url: string,
     private readonly prefix: string,
   ) {
-    // Concurrent runs' XADDs share round trips.
-    this.writer = new Redis(url, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
+    // Concurrent runs' XADDs share round trips. During an outage writes wait for the reconnection
+    // (no retry limit): a run pauses rather than failing, and goes on when Redis is back.
+    this.writer = new Redis(url, { maxRetriesPerRequest: null, enableAutoPipelining: true });
   }
 
   /** The lowest id a stream entry can have: later automatic ids (time-based) are all above it. */
   readonly firstId = "0-1";
 
+  reachable(): boolean {
+    return this.writer.status === "ready";
+  }
+
   async appendFirst(runId: string, event: string, data: string): Promise<void> {
-    await this.writer.xadd(eventKey(this.prefix, runId), this.firstId, "event", event, "data", data);
+    try {
+      await this.writer.xadd(eventKey(this.prefix, runId), this.firstId, "event", event, "data", data);
+    } catch (error) {
+      // Written already (a retried hand-off): the first event is there, which is all that matters.
+      if (!/equal or smaller/.test((error as Error).message)) throw error;
+    }
   }
 
   async append(runId: string, event: string, data: string): Promise<string> {

@@ -17,6 +17,13 @@ export type JobHandler = (job: RunJob, context: { attempt: number; signal: Abort
 export interface RunQueue {
   /** Adds a job; a job for a run that already has one waiting is not duplicated. */
   enqueue(job: RunJob, options?: { delayMs?: number }): Promise<void>;
+  /** Whether jobs can be added right now (false while Redis is unreachable). */
+  reachable(): boolean;
+  /**
+   * Runs whose job some worker holds, in any process (what the stuck-run sweep must leave alone);
+   * the in-process queue knows only its own process, whose executor answers for it.
+   */
+  heldRunIds(): Promise<Set<string>>;
   /** Starts `concurrency` workers in this process executing jobs with `handler`. */
   startWorkers(concurrency: number, handler: JobHandler): void;
   /** Stops taking jobs, lets running ones finish (or hands them back), closes connections. */
@@ -31,6 +38,8 @@ export interface RunEvent {
 }
 
 export interface EventLog {
+  /** Whether events can be written right now (false while Redis is unreachable). */
+  reachable(): boolean;
   /** Appends an event to a run's log; returns its id (increasing within the run). */
   append(runId: string, event: string, data: string): Promise<string>;
   /**

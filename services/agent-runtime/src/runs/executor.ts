@@ -2,7 +2,7 @@
 // publishes every event to the run's event log, then finalises the run and its thread and wakes
 // the thread's next run. Runs in API processes (WORKERS=n) and in worker processes alike.
 import { Command } from "@langchain/langgraph";
-import type { Logger } from "@lgp/server-kit";
+import { isTransientError, retryTransient, type Logger } from "@lgp/server-kit";
 import { mergeConfigs, mergeObjects } from "../common/merge";
 import { serialize } from "../common/serde";
 import type { RuntimeCheckpointer } from "../graphs/checkpointer";
@@ -39,7 +39,12 @@ export interface RunExecutorDeps {
   checkpoints: CheckpointTables;
   finished: RunFinishedHooks;
   logger: Logger;
+  /** RUN_MAX_ATTEMPTS: starts a run may have before it ends as `error`. */
+  maxAttempts?: number;
 }
+
+/** How long a run met by a connection fault waits before it is claimed again. */
+const HAND_BACK_DELAY_MS = 1_000;
 
 /** How long a cancel for a run not (yet) executing here is remembered. */
 const EARLY_CANCEL_MS = 30_000;
@@ -73,7 +78,20 @@ export class RunExecutor {
 
   /** The queue's job handler. */
   readonly handle: JobHandler = async (job, { attempt }) => {
-    const claimed = await this.deps.runs.claim(job.runId, attempt > 1);
+    let claimed: Awaited<ReturnType<RunRepository["claim"]>>;
+    try {
+      claimed = await this.deps.runs.claim(job.runId, attempt > 1);
+    } catch (error) {
+      if (!isTransientError(error)) throw error;
+      // The database is out of reach: try again shortly (the run is untouched, still pending).
+      this.deps.logger.warn({ err: error, runId: job.runId }, "cannot claim the run for now; queued again");
+      await this.deps.queue.enqueue(job, { delayMs: HAND_BACK_DELAY_MS });
+      return "parked";
+    }
+    if (claimed && claimed.run.attempt > (this.deps.maxAttempts ?? Infinity)) {
+      await this.giveUp(claimed.run, claimed.run.attempt - 1);
+      return "done";
+    }
     if (!claimed) {
       // Not due yet (woken early, or clocks apart): queued again for when it is.
       const wait = await this.deps.runs.notDueForMs(job.runId);
@@ -179,6 +197,12 @@ export class RunExecutor {
       if (reason instanceof CancelledError) {
         status = "interrupted";
         tracked.cancelled = reason.action;
+      } else if (isTransientError(error)) {
+        // A connection fault, not the graph's: the run goes back to the queue and resumes from its
+        // last checkpoint, as after a worker's death. Its event log stays open for its readers.
+        this.active.delete(run.run_id);
+        await this.handBack(run, error);
+        return;
       } else {
         status = "error";
         failure = { error: (error as Error)?.name ?? "Error", message: (error as Error)?.message ?? String(error) };
@@ -224,11 +248,19 @@ export class RunExecutor {
         logger.warn({ err: error, runId: run.run_id }, "cannot read the thread state after a run");
       }
     }
-    const next = await runs.finish(
-      { runId: run.run_id, threadId: run.thread_id, status },
-      threadStatus,
-      state,
-      tracked.cancelled === "rollback",
+    // The run's outcome is known: a connection fault here is waited out, not turned into a failure.
+    const next = await retryTransient(
+      () =>
+        runs.finish(
+          { runId: run.run_id, threadId: run.thread_id, status },
+          threadStatus,
+          state,
+          tracked.cancelled === "rollback",
+        ),
+      {
+        attempts: 30,
+        onRetry: (error) => logger.warn({ err: error, runId: run.run_id }, "cannot record the run's end yet"),
+      },
     );
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
     await events.end(run.run_id);
@@ -238,6 +270,39 @@ export class RunExecutor {
       const values = state ? JSON.parse(state.values) : null;
       this.deps.finished.emit({ run, status, values, error: failure });
     }
+  }
+
+  /** Runs executing in this process. */
+  activeRunIds(): Set<string> {
+    return new Set(this.active.keys());
+  }
+
+  /**
+   * Puts a run whose attempt died (a connection fault here, or its worker gone) back in the
+   * queue, to resume from its last checkpoint; one that used up its attempts ends as `error`.
+   */
+  async handBack(run: RunRow, cause?: unknown): Promise<void> {
+    const { runs, queue, logger } = this.deps;
+    if (run.attempt >= (this.deps.maxAttempts ?? Infinity)) return this.giveUp(run, run.attempt, cause);
+    logger.warn(
+      { err: cause, runId: run.run_id, attempt: run.attempt },
+      "run handed back to the queue; it resumes from its last checkpoint",
+    );
+    const released = await retryTransient(() => runs.release(run.run_id, run.attempt), { attempts: 30 });
+    if (released) await queue.enqueue({ runId: run.run_id, threadId: run.thread_id }, { delayMs: HAND_BACK_DELAY_MS });
+  }
+
+  /** Ends a run that was started `attempts` times without finishing: `error`, its thread freed. */
+  private async giveUp(run: RunRow, attempts: number, cause?: unknown): Promise<void> {
+    const failure = {
+      error: "RunAttemptsExhausted",
+      message:
+        `The run was started ${attempts} time(s) and never finished (its worker stopped, or a connection ` +
+        `kept failing)${cause instanceof Error ? `: ${cause.message}` : ""}; RUN_MAX_ATTEMPTS is ${this.deps.maxAttempts}`,
+    };
+    this.deps.logger.error({ runId: run.run_id, attempts }, "run ended as error: it used up its attempts");
+    await this.deps.events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
+    await this.finish(run, undefined, "error", { values: undefined, interrupted: false }, failure);
   }
 
   /** Stops a run executing in this process (the control bus reaches the others). */

@@ -252,6 +252,25 @@ export class RunRepository {
   }
 
   /**
+   * Hands a running run back to the queue's care (`pending`), to be claimed again and resumed from
+   * its last checkpoint; `attempt` guards against a run another worker has claimed since.
+   */
+  async release(runId: string, attempt: number): Promise<boolean> {
+    return (
+      (await this.execute(Prisma.sql`
+        UPDATE runs SET status = 'pending', updated_at = now()
+        WHERE run_id = ${runId}::uuid AND status = 'running' AND attempt = ${attempt}`)) > 0
+    );
+  }
+
+  /** Runs `running` since a claim more than `olderThanMs` ago (the sweep checks who holds them). */
+  async runningSince(olderThanMs: number): Promise<RunRow[]> {
+    return this.query<RunRow>(Prisma.sql`
+      SELECT * FROM runs WHERE status = 'running' AND updated_at < now() - make_interval(secs => ${olderThanMs / 1000})
+      ORDER BY run_id LIMIT 100`);
+  }
+
+  /**
    * Pending runs that nothing will wake: the first pending run of each thread with no running
    * run, created more than `olderThanMs` ago (a safety net after a crash between two statements).
    */

@@ -2,7 +2,7 @@
 // (executor.ts); everything between the two goes through the queue, the event log and the
 // control bus, so any API process can serve any run.
 import type { AgentRuntime } from "@lgp/contracts";
-import { ConflictError, NotFoundError } from "@lgp/server-kit";
+import { ConflictError, NotFoundError, ServiceUnavailableError, retryTransient, type Logger } from "@lgp/server-kit";
 import type { AssistantService } from "../assistants/service";
 import { allowAll, authConfigurable, type AuthContext, type Authorize } from "../auth";
 import type { GraphRegistry } from "../graphs/registry";
@@ -51,7 +51,11 @@ export interface RunServiceDeps {
   finished: RunFinishedHooks;
   /** The custom auth handlers (every run path checks the caller may see the run's thread). */
   authorize?: Authorize;
+  logger?: Logger;
 }
+
+/** How long a request waits for its stored run to be queued before it answers anyway. */
+const DELIVERY_WAIT_MS = 5_000;
 
 /** What a caller does to a thread through its runs, as the auth handlers name it. */
 type ThreadAction = "read" | "update" | "delete";
@@ -123,6 +127,11 @@ export class RunService {
   ): Promise<{ run: RunRow; first: RunEvent; queued: Promise<void> }> {
     const { runs, threads, assistants, queue, events } = this.deps;
     const { auth } = options;
+    // Nothing is stored while Redis is out of reach: a 503 the client retries, never a 500 after a
+    // stored run (the official clients retry 5xx, and each retry would have made another run).
+    if (!queue.reachable() || !events.reachable()) {
+      throw new ServiceUnavailableError("The run queue is unreachable: no run was created; retry shortly");
+    }
     const assistant = await assistants.resolve(body.assistant_id, { cached: true });
     // A graph that failed to load at start-up answers 409 now rather than a failed run later.
     this.deps.graphs.assertLoaded(assistant.graph_id);
@@ -193,8 +202,7 @@ export class RunService {
           this.knownThreads.delete(threadId);
           throw new NotFoundError(`Thread "${threadId}" not found`);
         }
-        await events.appendFirst(runId, "metadata", data);
-        await queue.enqueue({ runId, threadId }, { delayMs });
+        await this.deliver(runId, threadId, data, delayMs);
       });
       queued.catch(() => undefined); // observed by the caller; never an unhandled rejection
       return { run: pendingRunRow(newRun, new Date()), first, queued };
@@ -217,12 +225,32 @@ export class RunService {
       }
     }
     this.rememberThread(threadId);
-    // The first event is stored before the run is queued: a worker's events always come after it.
-    const queued = events
-      .appendFirst(runId, "metadata", data)
-      .then(() => queue.enqueue({ runId, threadId }, { delayMs }));
-    queued.catch(() => undefined); // observed by the caller; never an unhandled rejection
-    return { run: outcome.run, first, queued };
+    return { run: outcome.run, first, queued: this.deliver(runId, threadId, data, delayMs) };
+  }
+
+  /**
+   * Stores a stored run's first event, then queues it (so a worker's events always come after it).
+   * The run row is committed: a failure now is retried in the background and, past that, left to
+   * the run sweep, which queues pending runs nothing woke. The caller never sees it fail (a 5xx
+   * would make the client create the run again) and waits for it at most DELIVERY_WAIT_MS.
+   */
+  private deliver(runId: string, threadId: string, data: string, delayMs: number | undefined): Promise<void> {
+    const { events, queue, logger } = this.deps;
+    const delivery = retryTransient(
+      async () => {
+        await events.appendFirst(runId, "metadata", data);
+        await queue.enqueue({ runId, threadId }, { delayMs });
+      },
+      { attempts: 10 },
+    ).catch((error) =>
+      logger?.error({ err: error, runId }, "cannot queue the stored run; the run sweep will queue it"),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, DELIVERY_WAIT_MS);
+      timer.unref();
+    });
+    return Promise.race([delivery.then(() => clearTimeout(timer)), waited]);
   }
 
   async get(threadId: string, runId: string, auth?: AuthContext, action: ThreadAction = "read"): Promise<RunRow> {

@@ -54,7 +54,7 @@ test("text PostgreSQL cannot store (a lone surrogate) is a 422 naming the field 
     const response = await fetch(`${rt.url}${path}`, { method, headers: { "content-type": "application/json" }, body });
     expect([path, response.status]).toEqual([path, 422]);
     // The runtime's 422 is the official server's: `{detail}` text that names the field.
-    expect([path, (await response.json()).detail]).toEqual([
+    expect([path, ((await response.json()) as { detail: string }).detail]).toEqual([
       path,
       expect.stringMatching(/^body\.metadata\.x: .*surrogate/),
     ]);
@@ -65,7 +65,7 @@ test("text PostgreSQL cannot store (a lone surrogate) is a 422 naming the field 
     body: '{"namespace_prefix":["a"],"filter":{"k":"\\udfff"}}',
   });
   expect(store.status).toBe(422);
-  expect((await store.json()).detail).toMatch(/^body\.filter\.k: .*surrogate/);
+  expect(((await store.json()) as { detail: string }).detail).toMatch(/^body\.filter\.k: .*surrogate/);
 });
 
 async function send(method: string, path: string, body: unknown): Promise<{ status: number; text: string }> {
