@@ -4,6 +4,7 @@
 import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "@lgp/server-kit";
+import { StreamMultiplexer } from "./redis-stream-reader";
 import type { ControlBus, ControlMessage, EventLog, JobHandler, RunEvent, RunJob, RunQueue } from "./types";
 
 const END = "__end__";
@@ -109,9 +110,11 @@ function toEvent(entry: [string, string[]]): RunEvent {
 
 export class RedisEventLog implements EventLog {
   private readonly writer: Redis;
-  /** Connections for blocking XREADs, reused between readers. */
-  private readonly idle: Redis[] = [];
-  private readonly all = new Set<Redis>();
+  /** One blocking connection follows every stream read in this process (created on first use). */
+  private reader?: Redis;
+  private multiplexer?: StreamMultiplexer;
+  /** Readers waiting for entries, woken on close. */
+  private readonly waiting = new Set<() => void>();
   private closed = false;
 
   constructor(
@@ -148,25 +151,23 @@ export class RedisEventLog implements EventLog {
     await this.writer.multi().xadd(key, "*", "event", END, "data", "null").expire(key, FINISHED_TTL_SECONDS).exec();
   }
 
-  private acquire(): Redis {
-    const connection = this.idle.pop() ?? new Redis(this.url, { maxRetriesPerRequest: null });
-    this.all.add(connection);
-    return connection;
+  private streams(): StreamMultiplexer {
+    if (!this.multiplexer) {
+      this.reader = new Redis(this.url, { maxRetriesPerRequest: null });
+      this.multiplexer = new StreamMultiplexer(this.reader, this.writer);
+    }
+    return this.multiplexer;
   }
 
-  private release(connection: Redis): void {
-    if (this.closed || this.idle.length >= 32) {
-      this.all.delete(connection);
-      connection.disconnect();
-    } else {
-      this.idle.push(connection);
-    }
+  /** Streams followed by this process's readers (each over the one shared connection). */
+  get followed(): number {
+    return this.multiplexer?.size ?? 0;
   }
 
   async *read(runId: string, options: { after?: string; signal?: AbortSignal }): AsyncIterable<RunEvent> {
     const key = eventKey(this.prefix, runId);
     let last = options.after && /^\d+-\d+$/.test(options.after) ? options.after : "0-0";
-    // Catch up without blocking, then follow with blocking reads on a pooled connection.
+    // Catch up without blocking, then follow on the shared connection.
     const backlog = (await this.writer.xrange(key, `(${last}`, "+")) as [string, string[]][];
     for (const entry of backlog) {
       const event = toEvent(entry);
@@ -174,21 +175,37 @@ export class RedisEventLog implements EventLog {
       last = event.id;
       yield event;
     }
-    const connection = this.acquire();
+    if (this.closed || options.signal?.aborted) return;
+    const batches: [string, string[]][][] = [];
+    let wake: (() => void) | undefined;
+    const notify = () => {
+      const resolve = wake;
+      wake = undefined;
+      resolve?.();
+    };
+    const unsubscribe = this.streams().subscribe(key, last, (entries) => {
+      batches.push(entries);
+      notify();
+    });
+    options.signal?.addEventListener("abort", notify);
+    this.waiting.add(notify);
     try {
       while (!options.signal?.aborted && !this.closed) {
-        const result = (await connection.xread("COUNT", 100, "BLOCK", 1000, "STREAMS", key, last)) as
-          [string, [string, string[]][]][] | null;
-        if (!result) continue;
-        for (const entry of result[0][1]) {
+        const batch = batches.shift();
+        if (!batch) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        for (const entry of batch) {
           const event = toEvent(entry);
           if (event.event === END) return;
-          last = event.id;
           yield event;
         }
       }
     } finally {
-      this.release(connection);
+      unsubscribe();
+      options.signal?.removeEventListener("abort", notify);
+      this.waiting.delete(notify);
     }
   }
 
@@ -198,9 +215,9 @@ export class RedisEventLog implements EventLog {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.idle.length = 0;
-    for (const connection of this.all) connection.disconnect();
-    this.all.clear();
+    this.multiplexer?.close();
+    for (const notify of this.waiting) notify();
+    this.reader?.disconnect();
     this.writer.disconnect();
   }
 }
