@@ -7,7 +7,8 @@
 //   runtime's API key) are generated once and kept in .data/secrets.json. The runtime gets only its
 //   key's hash (API_KEY_HASHES), as a deployed runtime does.
 // - `npm start -- --config <path>` serves another project's langgraph.json (as LANGGRAPH_JSON does).
-// Ctrl-C stops the services, then PostgreSQL: nothing is left running.
+// Ctrl-C stops the services, then PostgreSQL (run in a process group of its own, so the terminal's
+// SIGINT reaches only this script's first process): nothing is left running.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -220,7 +221,33 @@ async function main(): Promise<void> {
   say("Ctrl-C stops everything.");
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`npm start failed: ${error.message}\n`);
-  process.exit(1);
-});
+/**
+ * What the terminal runs: it starts the platform as a child in a process group of its own and
+ * passes Ctrl-C on as one SIGTERM. Ctrl-C signals the terminal's whole foreground group: had
+ * PostgreSQL been in it, it would have stopped at the same moment as the services, under their
+ * last writes. This way the supervisor stops the services first (they hand back their runs and
+ * close their pools), then PostgreSQL.
+ */
+function supervise(): void {
+  const child = spawn(process.execPath, ["--import", "tsx", __filename, ...process.argv.slice(2)], {
+    cwd: process.cwd(),
+    env: { ...process.env, LGP_START_SUPERVISED: "1" },
+    detached: true,
+    // The IPC channel closes if this process dies: the supervisor then stops everything too.
+    stdio: ["inherit", "inherit", "inherit", "ipc"],
+  });
+  const forward = () => child.kill("SIGTERM");
+  process.on("SIGINT", forward);
+  process.on("SIGTERM", forward);
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+if (process.env.LGP_START_SUPERVISED === "1") {
+  process.on("disconnect", () => process.emit("SIGTERM"));
+  main().catch((error: Error) => {
+    process.stderr.write(`npm start failed: ${error.message}\n`);
+    process.exit(1);
+  });
+} else {
+  supervise();
+}
