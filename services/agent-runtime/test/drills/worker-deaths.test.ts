@@ -1,4 +1,5 @@
-// Drill: a run whose worker keeps dying. Each attempt's worker is SIGKILLed mid-run; the run is
+// Drills: workers SIGKILLed under runs, round after round (every run resumes and succeeds, each
+// step once), and a run whose worker keeps dying. Each attempt's worker is SIGKILLed mid-run; the run is
 // resumed by the next worker until it has used RUN_MAX_ATTEMPTS, then it ends as `error` with the
 // reason, and its thread goes on to the run queued behind it. Nothing stays `running` or `busy`.
 import type { ChildProcess } from "node:child_process";
@@ -24,7 +25,7 @@ function startWorker(): ChildProcess {
     {
       DATABASE_URL: database.url,
       REDIS_PREFIX: prefix,
-      WORKERS: "2",
+      WORKERS: "10",
       RUN_LOCK_MS: "1000",
       RUN_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
     },
@@ -103,3 +104,37 @@ test("a run killed more times than RUN_MAX_ATTEMPTS ends as error with the reaso
   });
   expect(settled.status).toBe("idle");
 }, 90_000);
+
+test("workers SIGKILLed mid-run, 3 rounds of 10 runs: none lost, failed or run twice", async () => {
+  const outcome = { lost: 0, failed: 0, duplicated: 0 };
+  await Promise.all(workers.map(kill));
+  startWorker();
+  for (let round = 0; round < 3; round++) {
+    const threads = await Promise.all(Array.from({ length: 10 }, () => api.client.threads.create()));
+    const runs = await Promise.all(
+      threads.map((thread) =>
+        api.client.runs.create(thread.thread_id, "steps", { input: {}, context: { delay_ms: 400 } }),
+      ),
+    );
+    // Every run has started, most are mid-step: kill their worker, start another.
+    await until("the runs to start", async () => {
+      const rows = await Promise.all(runs.map((run) => api.runtime.runRepository.findById(run.run_id)));
+      return rows.every((row) => row?.status === "running") ? true : undefined;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await Promise.all(workers.map(kill));
+    startWorker();
+    for (const [index, run] of runs.entries()) {
+      const threadId = threads[index].thread_id;
+      const ended = await until("a run to end", async () => {
+        const current = await api.client.runs.get(threadId, run.run_id);
+        return current.status === "pending" || current.status === "running" ? undefined : current;
+      }).catch(() => undefined);
+      if (!ended) outcome.lost += 1;
+      else if (ended.status !== "success") outcome.failed += 1;
+      const state = await api.client.threads.getState<{ visited: string[] }>(threadId);
+      if (state.values.visited.length > 3) outcome.duplicated += 1;
+    }
+  }
+  expect(outcome).toEqual({ lost: 0, failed: 0, duplicated: 0 });
+}, 120_000);
