@@ -1,2 +1,3 @@
 export * from "./database";
 export * from "./official-client";
+export * from "./contract-fuzz";

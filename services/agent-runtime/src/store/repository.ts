@@ -122,7 +122,7 @@ export class StoreRepository {
       SELECT namespace, key, value, created_at, updated_at FROM store_items
       WHERE ${where}
       ORDER BY updated_at DESC, namespace, key
-      LIMIT ${query.limit}::int OFFSET ${query.offset}::int`;
+      LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`;
     if (query.refreshTtl !== false && rows.length > 0) {
       await this.db.$executeRaw`
         UPDATE store_items SET expires_at = now() + make_interval(secs => ttl_minutes * 60)
@@ -144,7 +144,8 @@ export class StoreRepository {
     ];
     const minLength = Math.max(query.prefix?.length ?? 0, query.suffix?.length ?? 0);
     const where = Prisma.join([Prisma.sql`cardinality(labels) >= ${minLength}::int`, ...conditions], " AND ");
-    const depth = query.maxDepth ?? null;
+    // Deeper than any namespace is no limit; PostgreSQL's slice bound is an int.
+    const depth = query.maxDepth == null ? null : Math.min(query.maxDepth, 100_000);
     const rows = await this.db.$queryRaw<{ namespace: string }[]>`
       SELECT DISTINCT
         CASE WHEN ${depth}::int IS NULL THEN namespace ELSE array_to_string(labels[1:${depth}::int], '.') END COLLATE "C" AS namespace
@@ -152,7 +153,7 @@ export class StoreRepository {
             WHERE ${LIVE} AND ${filtersSql(NAMESPACE_DOCUMENT, query.access)}) AS items
       WHERE ${where}
       ORDER BY 1
-      LIMIT ${query.limit}::int OFFSET ${query.offset}::int`;
+      LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`;
     return rows.map((row) => split(row.namespace));
   }
 

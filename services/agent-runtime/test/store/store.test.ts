@@ -132,6 +132,9 @@ describe("store items through the official client", () => {
     expect((await client.store.listNamespaces({ prefix: ["ns"], limit: 1, offset: 1 })).namespaces).toEqual([
       ["ns", "a", "y"],
     ]);
+    // A depth beyond any namespace is no limit; an offset beyond the list is an empty page (not a 500).
+    expect((await client.store.listNamespaces({ prefix: ["ns"], maxDepth: 1e12 })).namespaces).toHaveLength(3);
+    expect((await client.store.listNamespaces({ prefix: ["ns"], offset: 1e12 })).namespaces).toEqual([]);
   });
 
   test("an item with a TTL disappears once it expires", async () => {
