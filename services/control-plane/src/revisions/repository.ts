@@ -5,7 +5,8 @@ import type { RevisionStatus } from "./status";
 
 export type { RevisionRow, RevisionLogRow };
 
-type Tx = Prisma.TransactionClient;
+/** What a transaction of the (extended) client offers: its revision model is all this needs. */
+type Tx = Pick<Db, "revision">;
 
 export interface NewRevision {
   deploymentId: string;
