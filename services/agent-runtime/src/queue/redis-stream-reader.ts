@@ -117,8 +117,7 @@ export class StreamMultiplexer {
       this.reading = true;
       try {
         result = (await this.reader.xread("COUNT", COUNT, "BLOCK", BLOCK_MS, "STREAMS", ...keys, ...ids)) as
-          | [string, StreamEntry[]][]
-          | null;
+          [string, StreamEntry[]][] | null;
       } catch {
         if (this.closed) return;
         await new Promise((resolve) => setTimeout(resolve, 200));
