@@ -61,15 +61,17 @@ export interface EventLog {
   close(): Promise<void>;
 }
 
-/** Run control messages between API processes and workers (cancel, for now). */
+/** Run control messages between API processes and workers. */
 export interface ControlBus {
   publish(message: ControlMessage): Promise<void>;
   subscribe(listener: (message: ControlMessage) => void): void;
   close(): Promise<void>;
 }
 
-export interface ControlMessage {
-  kind: "cancel";
-  runId: string;
-  action: "interrupt" | "rollback";
-}
+/**
+ * `cancel` stops a run; `superseded` says a run was claimed again (attempt `attempt`, after its
+ * worker lost its hold on it): an older attempt still executing somewhere stops, without a word.
+ */
+export type ControlMessage =
+  | { kind: "cancel"; runId: string; action: "interrupt" | "rollback" }
+  | { kind: "superseded"; runId: string; attempt: number };

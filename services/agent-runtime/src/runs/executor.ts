@@ -23,6 +23,14 @@ interface Tracked {
   cancelled?: "interrupt" | "rollback";
 }
 
+/** A newer attempt of the run took over (this one's worker lost its hold, e.g. during an outage). */
+class SupersededError extends Error {
+  constructor() {
+    super("A newer attempt of the run took over");
+    this.name = "SupersededError";
+  }
+}
+
 class CancelledError extends Error {
   constructor(readonly action: "interrupt" | "rollback") {
     super("Run was cancelled");
@@ -53,6 +61,8 @@ const EARLY_CANCEL_MS = 30_000;
 export class RunExecutor {
   /** Runs executing in this process, by id, so a cancel message can stop them. */
   private readonly active = new Map<string, AbortController>();
+  /** The attempt of each run executing here. */
+  private readonly attempts = new Map<string, number>();
   /**
    * Cancels for runs not executing here, kept a while: a cancel can arrive between a worker's
    * claim (the run is `running`, so it is not cancelled as pending) and the run's start here.
@@ -61,11 +71,17 @@ export class RunExecutor {
 
   constructor(private readonly deps: RunExecutorDeps) {
     deps.control.subscribe((message) => {
-      if (message.kind !== "cancel") return;
+      if (message.kind === "superseded") return this.supersede(message.runId, message.attempt);
       const controller = this.active.get(message.runId);
       if (controller) controller.abort(new CancelledError(message.action));
       else this.remember(message.runId, message.action);
     });
+  }
+
+  /** Stops this process's attempt of a run if it is older than `attempt`. */
+  private supersede(runId: string, attempt: number): void {
+    const controller = this.active.get(runId);
+    if (controller && (this.attempts.get(runId) ?? 0) < attempt) controller.abort(new SupersededError());
   }
 
   private remember(runId: string, action: "interrupt" | "rollback"): void {
@@ -100,6 +116,14 @@ export class RunExecutor {
       // run is no longer pending (cancelled, deleted, done).
       return "parked";
     }
+    if (claimed.run.attempt > 1) {
+      // Taken again while an older attempt may still be executing (its worker lost its hold on
+      // the job, as in a Redis outage longer than RUN_LOCK_MS): that one stops, here or elsewhere.
+      this.supersede(claimed.run.run_id, claimed.run.attempt);
+      await this.deps.control
+        .publish({ kind: "superseded", runId: claimed.run.run_id, attempt: claimed.run.attempt })
+        .catch(() => undefined);
+    }
     await this.execute(claimed.run, claimed.thread);
     return "done";
   };
@@ -109,6 +133,7 @@ export class RunExecutor {
     const kwargs = run.kwargs;
     const controller = new AbortController();
     this.active.set(run.run_id, controller);
+    this.attempts.set(run.run_id, run.attempt);
     const early = this.early.get(run.run_id);
     if (early) {
       this.early.delete(run.run_id);
@@ -194,13 +219,16 @@ export class RunExecutor {
       }
     } catch (error) {
       const reason = controller.signal.reason;
-      if (reason instanceof CancelledError) {
+      if (reason instanceof SupersededError) {
+        // The newer attempt owns the run now: this one leaves it as it is.
+        logger.warn({ runId: run.run_id, attempt: run.attempt }, "run attempt superseded by a newer one; stopped");
+        return;
+      } else if (reason instanceof CancelledError) {
         status = "interrupted";
         tracked.cancelled = reason.action;
       } else if (isTransientError(error)) {
         // A connection fault, not the graph's: the run goes back to the queue and resumes from its
         // last checkpoint, as after a worker's death. Its event log stays open for its readers.
-        this.active.delete(run.run_id);
         await this.handBack(run, error);
         return;
       } else {
@@ -210,7 +238,11 @@ export class RunExecutor {
         await events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
       }
     } finally {
-      this.active.delete(run.run_id);
+      // A newer attempt of the run in this process has its own entry: leave it.
+      if (this.active.get(run.run_id) === controller) {
+        this.active.delete(run.run_id);
+        this.attempts.delete(run.run_id);
+      }
     }
     await this.finish(run, graph, status, tracked, failure);
   }

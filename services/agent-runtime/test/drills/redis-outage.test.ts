@@ -14,7 +14,14 @@ let redis: PrivateRedis;
 beforeAll(async () => {
   redis = await startPrivateRedis();
   database = await createTestDatabase("agent-runtime");
-  rt = await startRuntime(database.url, { redis: true, workers: RUNS, env: { REDIS_URL: redis.url } });
+  // The outage (about 5 s) outlasts the workers' hold on their runs (RUN_LOCK_MS, 1 s): when Redis is
+  // back, BullMQ hands the runs out again while their first attempts still execute. The newer
+  // attempt takes over, the older one stops: each step still runs once.
+  rt = await startRuntime(database.url, {
+    redis: true,
+    workers: RUNS,
+    env: { REDIS_URL: redis.url, RUN_LOCK_MS: "1000" },
+  });
 });
 
 afterAll(async () => {
