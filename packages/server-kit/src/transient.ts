@@ -27,15 +27,22 @@ interface ErrorLike {
   meta?: { driverAdapterError?: { cause?: unknown } };
 }
 
-/** Whether `error` (or what caused it) is a connection fault rather than a fault of the request. */
-export function isTransientError(error: unknown, depth = 0): boolean {
+/**
+ * Whether `error` is a connection fault rather than a fault of the request. `causes: false` looks
+ * at the error itself (and a Prisma driver error's own cause), not at what it wraps: a graph's
+ * `fetch` to a service that refuses it wraps ECONNREFUSED too, and that is the graph's error.
+ */
+export function isTransientError(error: unknown, options: { causes?: boolean } = {}, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 5) return false;
   const e = error as ErrorLike;
   if (typeof e.code === "string" && (SQLSTATE.test(e.code) || NODE_CODES.has(e.code))) return true;
   if (typeof e.kind === "string" && ADAPTER_KINDS.has(e.kind)) return true;
   if (e.name === "MaxRetriesPerRequestError") return true;
   if (typeof e.message === "string" && MESSAGES.test(e.message)) return true;
-  return isTransientError(e.meta?.driverAdapterError?.cause, depth + 1) || isTransientError(e.cause, depth + 1);
+  return (
+    isTransientError(e.meta?.driverAdapterError?.cause, options, depth + 1) ||
+    (options.causes !== false && isTransientError(e.cause, options, depth + 1))
+  );
 }
 
 /**

@@ -226,7 +226,7 @@ export class RunExecutor {
       } else if (reason instanceof CancelledError) {
         status = "interrupted";
         tracked.cancelled = reason.action;
-      } else if (isTransientError(error)) {
+      } else if (isTransientError(error, { causes: false })) {
         // A connection fault, not the graph's: the run goes back to the queue and resumes from its
         // last checkpoint, as after a worker's death. Its event log stays open for its readers.
         await this.handBack(run, error);

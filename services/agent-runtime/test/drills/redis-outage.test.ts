@@ -14,13 +14,13 @@ let redis: PrivateRedis;
 beforeAll(async () => {
   redis = await startPrivateRedis();
   database = await createTestDatabase("agent-runtime");
-  // The outage (about 5 s) outlasts the workers' hold on their runs (RUN_LOCK_MS, 1 s): when Redis is
+  // The outage (about 5 s) outlasts the workers' hold on their runs (RUN_LOCK_MS, 3 s): when Redis is
   // back, BullMQ hands the runs out again while their first attempts still execute. The newer
   // attempt takes over, the older one stops: each step still runs once.
   rt = await startRuntime(database.url, {
     redis: true,
     workers: RUNS,
-    env: { REDIS_URL: redis.url, RUN_LOCK_MS: "1000" },
+    env: { REDIS_URL: redis.url, RUN_LOCK_MS: "3000" },
   });
 });
 
@@ -41,6 +41,7 @@ async function waitForReady(expected: number, timeoutMs = 15_000): Promise<boole
 
 test("runs streaming through a Redis restart all complete, with every event, each step once", async () => {
   const threads = await Promise.all(Array.from({ length: RUNS }, () => rt.client.threads.create()));
+  let started = 0;
   const streams = threads.map(async (thread) => {
     const updates: string[] = [];
     let error: unknown;
@@ -50,6 +51,7 @@ test("runs streaming through a Redis restart all complete, with every event, eac
         context: { delay_ms: 500 },
         streamMode: ["updates"],
       })) {
+        if (part.event === "metadata") started += 1;
         if (part.event === "updates") updates.push(...Object.keys(part.data as object));
         if (part.event === "error") error = part.data;
       }
@@ -59,7 +61,12 @@ test("runs streaming through a Redis restart all complete, with every event, eac
     return { threadId: thread.thread_id, updates, error };
   });
 
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  // Every run is stored and streaming (its first event came), then Redis goes, mid-step.
+  for (const deadline = Date.now() + 30_000; started < RUNS && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(started).toBe(RUNS);
+  await new Promise((resolve) => setTimeout(resolve, 300));
   await redis.kill();
   // Readiness tells the truth, and no run is created while Redis is away (503, nothing stored).
   expect(await waitForReady(503)).toBe(true);
@@ -76,6 +83,7 @@ test("runs streaming through a Redis restart all complete, with every event, eac
 
   const results = await Promise.all(streams);
   const outcome = { failed: 0, lost: 0, duplicated: 0, streamsIncomplete: 0 };
+  const incomplete: unknown[] = [];
   for (const result of results) {
     const runs = await rt.client.runs.list(result.threadId);
     if (runs.length !== 1) outcome.duplicated += Math.max(0, runs.length - 1);
@@ -84,7 +92,11 @@ test("runs streaming through a Redis restart all complete, with every event, eac
     else if (status !== "success") outcome.failed += 1;
     const state = await rt.client.threads.getState<{ visited: string[] }>(result.threadId);
     if (state.values.visited.length > 3) outcome.duplicated += 1;
-    if (result.error || result.updates.join(",") !== "one,two,three") outcome.streamsIncomplete += 1;
+    if (result.error || result.updates.join(",") !== "one,two,three") {
+      outcome.streamsIncomplete += 1;
+      incomplete.push({ updates: result.updates, error: String(result.error ?? ""), status });
+    }
   }
+  expect(incomplete).toEqual([]);
   expect(outcome).toEqual({ failed: 0, lost: 0, duplicated: 0, streamsIncomplete: 0 });
 }, 90_000);
