@@ -363,6 +363,9 @@ export class Reconciler {
     quietIfMoved = false,
   ): Promise<RevisionRow> {
     const from = revision.status as RevisionStatus;
+    // What the step logged is stored before a client can see its end (clients read the logs of a
+    // revision once it is DEPLOYED or *_FAILED): only the transition's own line comes after.
+    if (isTerminal(to)) await log.flush();
     if (!(await this.revisions.transition(revision.id, from, to, data))) {
       if (!quietIfMoved)
         this.logger.info({ revision_id: revision.id, from, to }, "revision moved by another reconciler");
