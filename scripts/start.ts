@@ -10,11 +10,11 @@
 // Ctrl-C stops the services, then PostgreSQL (run in a process group of its own, so the terminal's
 // SIGINT reaches only this script's first process): nothing is left running.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { waitUntilOk } from "@lgp/server-kit";
+import { runtimeKeyHash, waitUntilOk } from "@lgp/server-kit";
 
 const root = path.resolve(__dirname, "..");
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, ".data"));
@@ -188,7 +188,7 @@ async function main(): Promise<void> {
   const runtime = start("agent runtime", "services/agent-runtime/src/main.ts", {
     ...common,
     PORT: String(runtimePort),
-    API_KEY_HASHES: `sha256:${createHash("sha256").update(runtimeKey, "utf8").digest("hex")}`,
+    API_KEY_HASHES: runtimeKeyHash(runtimeKey),
     DATABASE_URL: runtimeDatabaseUrl,
     ...(langgraphJson ? { LANGGRAPH_JSON: langgraphJson } : {}),
   });

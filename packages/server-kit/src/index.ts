@@ -9,3 +9,4 @@ export * from "./migrations/database";
 export * from "./migrations/schema-diff";
 export * from "./net";
 export * from "./transient";
+export * from "./runtime-key-hash";

@@ -1,11 +1,7 @@
 // Deployment API keys: a runtime started with key hashes answers 401 to any request that does not
 // carry one of its keys (`x-api-key`, or `Authorization: Bearer <key>`). The runtime holds only
-// SHA-256 hashes: keys are long random strings, so a fast hash is as good as a slow one here.
+// SHA-256 hashes (server-kit's runtimeKeyHash writes them).
 import { createHash, timingSafeEqual } from "node:crypto";
-/** The hash a key is kept as: `sha256:<hex>`. */
-export function hashApiKey(key: string): string {
-  return `sha256:${createHash("sha256").update(key, "utf8").digest("hex")}`;
-}
 
 /** Parses `sha256:<64 hex>` entries; anything else is a start-up error naming the entry. */
 export function parseKeyHashes(value: string): Buffer[] | string {

@@ -1,4 +1,4 @@
-export { hashApiKey, parseKeyHashes } from "./api-keys";
+export { parseKeyHashes } from "./api-keys";
 export { authenticateRequests, STUDIO_USER_CONTEXT } from "./authenticate";
 export { allowAll, authorizerOf, type AuthEvent, type Authorization, type Authorize } from "./authorize";
 export { authConfigurable, authOf, type AuthContext, type AuthFilters, type AuthUser } from "./context";

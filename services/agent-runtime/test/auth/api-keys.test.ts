@@ -2,7 +2,7 @@
 // or a Bearer token) and answers 401 without it; probes, /info and the docs stay open.
 import { randomUUID } from "node:crypto";
 import { Client, startTestRuntime } from "../support/harness";
-import { hashApiKey } from "../../src/auth/api-keys";
+import { runtimeKeyHash } from "@lgp/server-kit";
 import { loadAgentRuntimeConfig } from "../../src/config";
 
 const KEY = `lgp_rt_${randomUUID()}`;
@@ -12,7 +12,7 @@ let rt: Awaited<ReturnType<typeof startTestRuntime>>;
 beforeAll(async () => {
   rt = await startTestRuntime({
     workers: 1,
-    env: { API_KEY_HASHES: `${hashApiKey(KEY)}, ${hashApiKey("second-key")}` },
+    env: { API_KEY_HASHES: `${runtimeKeyHash(KEY)}, ${runtimeKeyHash("second-key")}` },
   });
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Client, collect, startTestRuntime } from "../support/harness";
-import { hashApiKey } from "../../src/auth/api-keys";
+import { runtimeKeyHash } from "@lgp/server-kit";
 
 const FIXTURE = path.resolve(__dirname, "fixtures/langgraph.json");
 const DEPLOYMENT_KEY = `lgp_rt_${randomUUID()}`;
@@ -13,7 +13,7 @@ let rt: Awaited<ReturnType<typeof startTestRuntime>>;
 beforeAll(async () => {
   rt = await startTestRuntime({
     workers: 2,
-    env: { LANGGRAPH_JSON: FIXTURE, API_KEY_HASHES: hashApiKey(DEPLOYMENT_KEY) },
+    env: { LANGGRAPH_JSON: FIXTURE, API_KEY_HASHES: runtimeKeyHash(DEPLOYMENT_KEY) },
   });
 });
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { runtimeKeyHash } from "@lgp/server-kit";
 import { generateApiKey } from "../tenants/api-keys";
 
 /**
@@ -16,8 +16,4 @@ export interface RuntimeKey {
 export function mintRuntimeKey(): RuntimeKey {
   const key = generateApiKey();
   return { key, hash: runtimeKeyHash(key), prefix: key.slice(0, 12) };
-}
-
-export function runtimeKeyHash(key: string): string {
-  return `sha256:${createHash("sha256").update(key, "utf8").digest("hex")}`;
 }
