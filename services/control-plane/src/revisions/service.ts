@@ -36,9 +36,18 @@ export class RevisionService {
 
   private async revision(tenantId: string, deploymentId: string, revisionId: string): Promise<RevisionRow> {
     await this.deployment(tenantId, deploymentId);
+    return this.revisionOf(deploymentId, revisionId);
+  }
+
+  /** A revision of a deployment already found for the tenant. */
+  private async revisionOf(deploymentId: string, revisionId: string): Promise<RevisionRow> {
     const row = await this.revisions.find(deploymentId, revisionId);
     if (!row) throw new NotFoundError(`Revision ${revisionId} not found`);
     return row;
+  }
+
+  private notDeleting(row: DeploymentRow): void {
+    if (row.status === "AWAITING_DELETE") throw new ConflictError(`Deployment ${row.id} is being deleted`);
   }
 
   async get(tenantId: string, deploymentId: string, revisionId: string): Promise<Schemas["Revision"]> {
@@ -60,7 +69,10 @@ export class RevisionService {
    * deployment's current configuration.
    */
   async redeploy(tenantId: string, deploymentId: string, revisionId: string): Promise<Deployment> {
-    return presentDeployment(await this.redeployRow(tenantId, deploymentId, revisionId));
+    const row = await this.deployment(tenantId, deploymentId);
+    const target = await this.revisionOf(deploymentId, revisionId);
+    this.notDeleting(row);
+    return presentDeployment(await this.redeployRow(row, target));
   }
 
   /**
@@ -70,13 +82,13 @@ export class RevisionService {
    */
   async rotateKey(tenantId: string, deploymentId: string): Promise<DeploymentWithKey> {
     const row = await this.deployment(tenantId, deploymentId);
-    if (row.status === "AWAITING_DELETE") throw new ConflictError(`Deployment ${deploymentId} is being deleted`);
+    this.notDeleting(row);
     const runtimeKey = mintRuntimeKey();
     const changes = { runtimeKeyHash: runtimeKey.hash, runtimeKeyPrefix: runtimeKey.prefix };
     const updated =
       row.source === "external_docker" || !row.latestRevisionId
         ? await this.deployments.update(row, changes, null)
-        : await this.redeployRow(tenantId, deploymentId, row.latestRevisionId, changes);
+        : await this.redeployRow(row, await this.revisionOf(deploymentId, row.latestRevisionId), changes);
     this.logger.info(
       { deployment_id: deploymentId, key_prefix: runtimeKey.prefix },
       "rotated the agent runtime's API key",
@@ -84,15 +96,12 @@ export class RevisionService {
     return { ...presentDeployment(updated), api_key: runtimeKey.key };
   }
 
+  /** A new revision of `row` copying `target`'s configuration (with `changes` to the deployment). */
   private async redeployRow(
-    tenantId: string,
-    deploymentId: string,
-    revisionId: string,
+    row: DeploymentRow,
+    target: RevisionRow,
     changes: DeploymentChanges = {},
   ): Promise<DeploymentRow> {
-    const target = await this.revision(tenantId, deploymentId, revisionId);
-    const row = await this.deployment(tenantId, deploymentId);
-    if (row.status === "AWAITING_DELETE") throw new ConflictError(`Deployment ${deploymentId} is being deleted`);
     const revisionConfig = target.sourceRevisionConfig as unknown as StoredRevisionConfig;
     const sourceConfig = {
       ...(row.sourceConfig as unknown as SourceConfig),
