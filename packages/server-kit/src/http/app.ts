@@ -5,7 +5,7 @@ import * as OpenApiValidator from "express-openapi-validator";
 import { pinoHttp } from "pino-http";
 import swaggerUi from "swagger-ui-express";
 import type { Logger } from "../logger";
-import { HttpError, ValidationFailedError, type ValidationIssue } from "./errors";
+import { HttpError, ServiceUnavailableError, ValidationFailedError, type ValidationIssue } from "./errors";
 import { createMetrics, type ServiceMetrics } from "./metrics";
 import { rejectUnstorableText } from "./storable-text";
 import { isTransientError } from "../transient";
@@ -163,11 +163,11 @@ function errorMiddleware(style: "list" | "message"): ErrorRequestHandler {
       res.status(422).json(validationBody(error.issues));
       return;
     }
-    if (error instanceof HttpError) {
-      for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
-      res.status(error.status).json({ detail: error.detail });
-      return;
-    }
+    const send = (http: HttpError) => {
+      for (const [name, value] of Object.entries(http.headers ?? {})) res.setHeader(name, value);
+      res.status(http.status).json({ detail: http.detail });
+    };
+    if (error instanceof HttpError) return send(error);
     const validator = error as ValidatorError;
     // body-parser: malformed JSON or a body over the limit.
     if (validator.type === "entity.parse.failed") {
@@ -202,9 +202,7 @@ function errorMiddleware(style: "list" | "message"): ErrorRequestHandler {
     if (isTransientError(error)) {
       // A connection cut or refused: the client may retry (the official clients do on a 503).
       req.log.warn({ err: error }, "a dependency is unreachable; answered 503");
-      res.setHeader("Retry-After", "2");
-      res.status(503).json({ detail: "A database or queue connection failed; retry shortly" });
-      return;
+      return send(new ServiceUnavailableError("A database or queue connection failed; retry shortly"));
     }
     req.log.error({ err: error }, "unhandled error");
     res.status(500).json({ detail: "Internal Server Error", request_id: req.id });
