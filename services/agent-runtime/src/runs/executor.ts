@@ -59,10 +59,8 @@ const EARLY_CANCEL_MS = 30_000;
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export class RunExecutor {
-  /** Runs executing in this process, by id, so a cancel message can stop them. */
-  private readonly active = new Map<string, AbortController>();
-  /** The attempt of each run executing here. */
-  private readonly attempts = new Map<string, number>();
+  /** Runs executing in this process, by id (with their attempt), so a message can stop them. */
+  private readonly active = new Map<string, { controller: AbortController; attempt: number }>();
   /**
    * Cancels for runs not executing here, kept a while: a cancel can arrive between a worker's
    * claim (the run is `running`, so it is not cancelled as pending) and the run's start here.
@@ -72,7 +70,7 @@ export class RunExecutor {
   constructor(private readonly deps: RunExecutorDeps) {
     deps.control.subscribe((message) => {
       if (message.kind === "superseded") return this.supersede(message.runId, message.attempt);
-      const controller = this.active.get(message.runId);
+      const controller = this.active.get(message.runId)?.controller;
       if (controller) controller.abort(new CancelledError(message.action));
       else this.remember(message.runId, message.action);
     });
@@ -80,8 +78,8 @@ export class RunExecutor {
 
   /** Stops this process's attempt of a run if it is older than `attempt`. */
   private supersede(runId: string, attempt: number): void {
-    const controller = this.active.get(runId);
-    if (controller && (this.attempts.get(runId) ?? 0) < attempt) controller.abort(new SupersededError());
+    const executing = this.active.get(runId);
+    if (executing && executing.attempt < attempt) executing.controller.abort(new SupersededError());
   }
 
   private remember(runId: string, action: "interrupt" | "rollback"): void {
@@ -104,10 +102,6 @@ export class RunExecutor {
       await this.deps.queue.enqueue(job, { delayMs: HAND_BACK_DELAY_MS });
       return "parked";
     }
-    if (claimed && claimed.run.attempt > (this.deps.maxAttempts ?? Infinity)) {
-      await this.giveUp(claimed.run, claimed.run.attempt - 1);
-      return "done";
-    }
     if (!claimed) {
       // Not due yet (woken early, or clocks apart): queued again for when it is.
       const wait = await this.deps.runs.notDueForMs(job.runId);
@@ -115,6 +109,10 @@ export class RunExecutor {
       // Otherwise an earlier run of the thread is active (it wakes this one when it ends), or the
       // run is no longer pending (cancelled, deleted, done).
       return "parked";
+    }
+    if (claimed.run.attempt > (this.deps.maxAttempts ?? Infinity)) {
+      await this.giveUp(claimed.run, claimed.run.attempt - 1);
+      return "done";
     }
     if (claimed.run.attempt > 1) {
       // Taken again while an older attempt may still be executing (its worker lost its hold on
@@ -132,8 +130,7 @@ export class RunExecutor {
     const { graphs, events, logger } = this.deps;
     const kwargs = run.kwargs;
     const controller = new AbortController();
-    this.active.set(run.run_id, controller);
-    this.attempts.set(run.run_id, run.attempt);
+    this.active.set(run.run_id, { controller, attempt: run.attempt });
     const early = this.early.get(run.run_id);
     if (early) {
       this.early.delete(run.run_id);
@@ -239,10 +236,7 @@ export class RunExecutor {
       }
     } finally {
       // A newer attempt of the run in this process has its own entry: leave it.
-      if (this.active.get(run.run_id) === controller) {
-        this.active.delete(run.run_id);
-        this.attempts.delete(run.run_id);
-      }
+      if (this.active.get(run.run_id)?.controller === controller) this.active.delete(run.run_id);
     }
     await this.finish(run, graph, status, tracked, failure);
   }
@@ -339,7 +333,7 @@ export class RunExecutor {
 
   /** Stops a run executing in this process (the control bus reaches the others). */
   cancelLocal(runId: string, action: "interrupt" | "rollback"): boolean {
-    const controller = this.active.get(runId);
+    const controller = this.active.get(runId)?.controller;
     if (!controller) return false;
     controller.abort(new CancelledError(action));
     return true;
