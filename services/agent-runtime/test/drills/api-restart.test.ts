@@ -4,7 +4,7 @@
 import type { ChildProcess } from "node:child_process";
 import { freePort, waitUntilOk } from "@lgp/server-kit";
 import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
-import { Client, deleteRedisKeys, randomPrefix, spawnRuntimeProcess } from "../support/harness";
+import { Client, deleteRedisKeys, killProcess, randomPrefix, spawnRuntimeProcess } from "../support/harness";
 
 let database: TestDatabase;
 const prefix = randomPrefix();
@@ -36,15 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(
-    children
-      .filter((child) => child.exitCode === null && child.signalCode === null)
-      .map((child) => {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGKILL");
-        return exited;
-      }),
-  );
+  await Promise.all(children.map(killProcess));
   await deleteRedisKeys(testRedisUrl(), prefix);
   await database?.drop();
 });
@@ -62,10 +54,7 @@ test("a client streaming from an API that is killed and restarted gets every eve
     events.push(part as { event: string; data: unknown; id?: string });
     if (!restarted && part.event === "custom" && (part.data as { step?: string }).step === "one") {
       restarted = true;
-      const api = children[children.length - 1];
-      const exited = new Promise((resolve) => api.once("exit", resolve));
-      api.kill("SIGKILL");
-      await exited;
+      await killProcess(children[children.length - 1]);
       await startApi();
     }
   }

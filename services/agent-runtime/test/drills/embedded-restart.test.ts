@@ -5,7 +5,7 @@ import type { ChildProcess } from "node:child_process";
 import { Client as PgClient } from "pg";
 import { freePort, waitUntilOk } from "@lgp/server-kit";
 import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
-import { Client, spawnRuntimeProcess } from "../support/harness";
+import { Client, killProcess, spawnRuntimeProcess } from "../support/harness";
 
 let database: TestDatabase;
 const children: ChildProcess[] = [];
@@ -36,7 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  await Promise.all(children.map(killProcess));
   await database?.drop();
 });
 
@@ -51,9 +51,7 @@ test("a run left running by a killed embedded runtime resumes from its checkpoin
     const state = await client.threads.getState<{ visited?: string[] }>(thread.thread_id);
     seen = (state.values.visited ?? []).includes("one");
   }
-  const exited = new Promise((resolve) => first.once("exit", resolve));
-  first.kill("SIGKILL");
-  await exited;
+  await killProcess(first);
   const db = new PgClient({ connectionString: database.url });
   await db.connect();
   const left = await db.query("SELECT status FROM runs WHERE run_id = $1", [run.run_id]);

@@ -6,6 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import {
   deleteRedisKeys,
+  killProcess,
   randomPrefix,
   spawnRuntimeProcess,
   startRuntime,
@@ -35,13 +36,6 @@ function startWorker(): ChildProcess {
   return child;
 }
 
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGKILL");
-  await exited;
-}
-
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -58,7 +52,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(workers.map(kill));
+  await Promise.all(workers.map(killProcess));
   await api?.close();
   await deleteRedisKeys(testRedisUrl(), prefix);
   await database?.drop();
@@ -76,7 +70,7 @@ test("a run killed more times than RUN_MAX_ATTEMPTS ends as error with the reaso
       const row = await api.runtime.runRepository.findById(doomed.run_id);
       return row?.status === "running" && row.attempt === attempt ? row : undefined;
     });
-    await kill(worker);
+    await killProcess(worker);
   }
   startWorker();
 
@@ -107,7 +101,7 @@ test("a run killed more times than RUN_MAX_ATTEMPTS ends as error with the reaso
 
 test("workers SIGKILLed mid-run, 3 rounds of 10 runs: none lost, failed or run twice", async () => {
   const outcome = { lost: 0, failed: 0, duplicated: 0 };
-  await Promise.all(workers.map(kill));
+  await Promise.all(workers.map(killProcess));
   startWorker();
   for (let round = 0; round < 3; round++) {
     const threads = await Promise.all(Array.from({ length: 10 }, () => api.client.threads.create()));
@@ -122,7 +116,7 @@ test("workers SIGKILLed mid-run, 3 rounds of 10 runs: none lost, failed or run t
       return rows.every((row) => row?.status === "running") ? true : undefined;
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await Promise.all(workers.map(kill));
+    await Promise.all(workers.map(killProcess));
     startWorker();
     for (const [index, run] of runs.entries()) {
       const threadId = threads[index].thread_id;

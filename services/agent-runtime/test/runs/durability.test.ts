@@ -4,6 +4,7 @@ import type { ChildProcess } from "node:child_process";
 import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import {
   deleteRedisKeys,
+  killProcess,
   randomPrefix,
   spawnRuntimeProcess,
   startRuntime,
@@ -34,15 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(
-    workers
-      .filter((child) => child.exitCode === null && child.signalCode === null)
-      .map((child) => {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGKILL");
-        return exited;
-      }),
-  );
+  await Promise.all(workers.map(killProcess));
   await api?.close();
   await deleteRedisKeys(testRedisUrl(), prefix);
   await database?.drop();

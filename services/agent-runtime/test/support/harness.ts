@@ -108,3 +108,11 @@ export function spawnRuntimeProcess(
   child.stderr?.on("data", (chunk) => output.push(`${script}: ${chunk}`));
   return child;
 }
+
+/** SIGKILLs a process started for a test (if it still runs) and waits until it has exited. */
+export async function killProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGKILL");
+  await exited;
+}
