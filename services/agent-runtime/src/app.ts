@@ -13,6 +13,7 @@ import { statelessRouter } from "./stateless";
 import { corsMiddleware, corsSettingsOf } from "./http/cors";
 import { infoRouter } from "./info/routes";
 import { authenticateRequests } from "./auth";
+import { protocolRouter } from "./protocol/routes";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
 export interface AgentRuntimeDeps {
@@ -64,6 +65,9 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
         app.use(runsRouter(deps.runtime.runs, { heartbeatMs: deps.config.STREAM_HEARTBEAT_MS }));
         app.use(statelessRouter(deps.runtime.stateless, deps.runtime.runs));
         app.use(cronsRouter(deps.runtime.crons));
+        app.use(
+          protocolRouter(deps.runtime.protocol, deps.runtime.sockets, { heartbeatMs: deps.config.STREAM_HEARTBEAT_MS }),
+        );
       }
       app.use(storeRouter(new StoreService(new StoreRepository(deps.db), deps.runtime?.authorize)));
     },

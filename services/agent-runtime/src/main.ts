@@ -1,6 +1,7 @@
 import path from "node:path";
 import { createLifecycle, createLogger, ensureDatabase, migrate, runMain, type Logger } from "@lgp/server-kit";
 import { createAgentRuntimeApp } from "./app";
+import { acceptUpgrades } from "./protocol/websocket";
 import { loadProcessConfig, type AgentRuntimeConfig } from "./config";
 import { corsSettingsOf } from "./http/cors";
 import { MemorySaver } from "@langchain/langgraph";
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   const app = createAgentRuntimeApp({ config, db: runtime.db, logger, runtime });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
+  acceptUpgrades(server, app);
   const lifecycle = createLifecycle(logger, { server });
   lifecycle.onShutdown(() => runtime.close());
   lifecycle.handleSignals();

@@ -12,6 +12,8 @@ import type { AgentRuntimeConfig } from "./config";
 import { createDb, type Db } from "./db";
 import { GraphRegistry } from "./graphs/registry";
 import { SourceSchemaReader } from "./graphs/source-schemas/reader";
+import { ProtocolService } from "./protocol/service";
+import { ProtocolSockets } from "./protocol/websocket";
 import { MemoryControlBus, MemoryEventLog, MemoryRunQueue } from "./queue/memory";
 import { RedisControlBus, RedisEventLog, RedisRunQueue } from "./queue/redis";
 import type { ControlBus, EventLog, RunQueue } from "./queue/types";
@@ -44,6 +46,9 @@ export interface Runtime {
   stateless: StatelessRunService;
   crons: CronService;
   webhooks: WebhookDispatcher;
+  /** The thread-centric protocol (commands and thread event streams), and its WebSockets. */
+  protocol: ProtocolService;
+  sockets: ProtocolSockets;
   /** langgraph.json's `auth.path` handler, when it declares one. */
   customAuth?: CustomAuth;
   /** What every service asks before touching a resource (allows everything without a handler). */
@@ -142,7 +147,12 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       logger,
     });
     threads.onDeleting((threadId) => runs.cancelMany({ thread_id: threadId }, "interrupt"));
-    threads.onDeleted((threadId) => runs.forgetThread(threadId));
+    threads.onDeleted((threadId) => {
+      runs.forgetThread(threadId);
+      void events.threads.remove(threadId).catch(() => undefined);
+    });
+    const protocol = new ProtocolService({ runs, threads, log: events.threads });
+    const sockets = new ProtocolSockets(protocol, logger);
     const executor = new RunExecutor({
       finished,
       runs: runRepository,
@@ -233,6 +243,8 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       stateless,
       crons,
       webhooks,
+      protocol,
+      sockets,
       customAuth,
       authorize,
       startWorkers(n: number) {
@@ -270,6 +282,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       },
       async close() {
         if (sweeper) clearInterval(sweeper);
+        sockets.close();
         for (const close of closers) {
           try {
             await close();

@@ -520,6 +520,28 @@ export type paths = {
     patch: operations["updateThread"];
     trace?: never;
   };
+  "/threads/{thread_id}/commands": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a protocol command to a thread
+     * @description `run.start` `{assistant_id, input, config?, metadata?, context?, multitaskStrategy?}` starts a run (the thread is created if it does not exist; input for a thread stopped at an interrupt resumes it) and answers `{run_id}`; `input.respond` `{interrupt_id, response}` or `{responses: [{interrupt_id, response}]}` (with `update?`, `goto?`, `config?`, `metadata?`) resumes the thread's interrupts; `state.get` `{keys?}` answers `{values, checkpoint}`. Protocol errors (a bad argument, nothing to resume, an unknown command) are `200` with `{type: "error", id, error, message}`; the run's own refusals keep their HTTP status (unknown assistant 404, busy thread under `reject` 409).
+     */
+    post: operations["sendProtocolCommand"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/threads/{thread_id}/copy": {
     parameters: {
       query?: never;
@@ -792,6 +814,32 @@ export type paths = {
     get: operations["joinThreadStream"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/threads/{thread_id}/stream/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    /**
+     * The same over a WebSocket
+     * @description Upgraded to a WebSocket: the client sends commands (as for `/commands`, plus `subscription.subscribe` `{channels, namespaces?, depth?, since?}` answering `{subscription_id, replayed_events}` and `subscription.unsubscribe` `{subscription_id}`) and receives their responses and the events of its subscriptions, each event once. A refused connection closes with code 4000 + the HTTP status (4401, 4403, 4404). Without an `Upgrade: websocket` header the answer is 426.
+     */
+    get: operations["openProtocolWebSocket"];
+    put?: never;
+    /**
+     * Follow a thread's protocol events (SSE)
+     * @description Server-sent events `id: <seq>\nevent: <method>\ndata: {type: "event", event_id, seq, method, params: {namespace, timestamp, node?, data}}` for the thread's protocol runs, one after another, matching the filter: `channels` (values, updates, messages, tools, custom, `custom:<name>`, lifecycle, input, checkpoints, tasks), `namespaces` (prefixes; subgraphs are `["<node>:<task id>", ...]`) and `depth` below them. Without `since` the events the thread keeps are replayed first, so a client that reconnects misses nothing; with it, only later ones. The stream stays open until the client leaves.
+     */
+    post: operations["streamProtocolEvents"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1113,6 +1161,33 @@ export type components = {
         langsmith: boolean;
         langsmith_tracing_replicas: boolean;
       };
+    };
+    ProtocolCommand: {
+      id: number;
+      method: string;
+      params?: {
+        [key: string]: unknown;
+      };
+    };
+    ProtocolCommandResponse: {
+      /** @enum {string} */
+      type: "success" | "error";
+      id?: number | null;
+      result?: {
+        [key: string]: unknown;
+      };
+      error?: string;
+      message?: string;
+      meta?: {
+        thread_id?: string;
+        applied_through_seq?: number;
+      };
+    };
+    ProtocolEventFilter: {
+      channels: string[];
+      namespaces?: string[][];
+      depth?: number;
+      since?: number;
     };
     /**
      * @description A boolean query flag as the official client sends it ("1"/"0" or "true"/"false").
@@ -2553,6 +2628,39 @@ export interface operations {
       default: components["responses"]["Error"];
     };
   };
+  sendProtocolCommand: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProtocolCommand"];
+      };
+    };
+    responses: {
+      /** @description The command's response. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ProtocolCommandResponse"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+      503: components["responses"]["Error"];
+      default: components["responses"]["Error"];
+    };
+  };
   copyThread: {
     parameters: {
       query?: never;
@@ -3095,6 +3203,54 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components["responses"]["RunEventStream"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
+    };
+  };
+  openProtocolWebSocket: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      426: components["responses"]["Error"];
+      default: components["responses"]["Error"];
+    };
+  };
+  streamProtocolEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        thread_id: components["parameters"]["ThreadIdPath"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProtocolEventFilter"];
+      };
+    };
+    responses: {
+      /** @description The event stream. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/event-stream": string;
+        };
+      };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];

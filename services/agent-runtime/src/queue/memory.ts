@@ -1,7 +1,18 @@
 // In-process queue, event log and control bus for the embedded mode (no REDIS_URL): the same
 // interfaces as the Redis ones, for a single process.
 import { EventEmitter } from "node:events";
-import type { ControlBus, ControlMessage, EventLog, JobHandler, RunEvent, RunJob, RunQueue } from "./types";
+import {
+  THREAD_LOG_MAX_ENTRIES,
+  type ControlBus,
+  type ControlMessage,
+  type EventLog,
+  type JobHandler,
+  type RunEvent,
+  type RunJob,
+  type RunQueue,
+  type ThreadLog,
+  type ThreadLogEntry,
+} from "./types";
 
 export class MemoryRunQueue implements RunQueue {
   private readonly ready: RunJob[] = [];
@@ -75,6 +86,7 @@ interface Log {
 
 export class MemoryEventLog implements EventLog {
   private readonly logs = new Map<string, Log>();
+  readonly threads = new MemoryThreadLog();
 
   reachable(): boolean {
     return true;
@@ -145,6 +157,99 @@ export class MemoryEventLog implements EventLog {
       log.ended = true;
       log.emitter.emit("change");
     }
+    this.threads.close();
+  }
+}
+
+interface ThreadEntries {
+  entries: ThreadLogEntry[];
+  next: number;
+  emitter: EventEmitter;
+  touched: number;
+}
+
+/** How long a thread's log nobody writes is kept in memory. */
+const THREAD_LOG_IDLE_MS = 60 * 60_000;
+
+export class MemoryThreadLog implements ThreadLog {
+  private readonly logs = new Map<string, ThreadEntries>();
+  private lastSweep = Date.now();
+  private closed = false;
+
+  private log(threadId: string): ThreadEntries {
+    let log = this.logs.get(threadId);
+    if (!log) {
+      log = { entries: [], next: 1, emitter: new EventEmitter(), touched: Date.now() };
+      log.emitter.setMaxListeners(0);
+      this.logs.set(threadId, log);
+    }
+    return log;
+  }
+
+  async append(threadId: string, method: string, params: string): Promise<number> {
+    this.sweep();
+    const log = this.log(threadId);
+    const seq = log.next++;
+    log.entries.push({ seq, method, params });
+    if (log.entries.length > THREAD_LOG_MAX_ENTRIES) log.entries.splice(0, log.entries.length - THREAD_LOG_MAX_ENTRIES);
+    log.touched = Date.now();
+    log.emitter.emit("change");
+    return seq;
+  }
+
+  /** Drops the logs of threads idle for an hour (checked at most once a minute). */
+  private sweep(): void {
+    const now = Date.now();
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    for (const [threadId, log] of this.logs) {
+      if (now - log.touched > THREAD_LOG_IDLE_MS && log.emitter.listenerCount("change") === 0)
+        this.logs.delete(threadId);
+    }
+  }
+
+  async *read(threadId: string, options: { since?: number; signal?: AbortSignal }): AsyncIterable<ThreadLogEntry> {
+    let after = options.since ?? 0;
+    while (!options.signal?.aborted && !this.closed) {
+      // The log may be replaced (removed, then written again): look it up each time.
+      const log = this.log(threadId);
+      // Entries hold consecutive seqs: the next one is found by position.
+      const first = log.entries.length ? log.entries[0].seq : log.next;
+      const entry = log.entries[Math.max(0, after + 1 - first)];
+      if (entry) {
+        after = entry.seq;
+        yield entry;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          log.emitter.off("change", done);
+          options.signal?.removeEventListener("abort", done);
+          resolve();
+        };
+        log.emitter.on("change", done);
+        options.signal?.addEventListener("abort", done);
+      });
+    }
+  }
+
+  async range(threadId: string, since: number, until: number): Promise<ThreadLogEntry[]> {
+    return (this.logs.get(threadId)?.entries ?? []).filter((entry) => entry.seq > since && entry.seq <= until);
+  }
+
+  async lastSeq(threadId: string): Promise<number> {
+    return (this.logs.get(threadId)?.next ?? 1) - 1;
+  }
+
+  async remove(threadId: string): Promise<void> {
+    const log = this.logs.get(threadId);
+    this.logs.delete(threadId);
+    log?.emitter.emit("change");
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const log of this.logs.values()) log.emitter.emit("change");
   }
 }
 

@@ -5,11 +5,35 @@ import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "@lgp/server-kit";
 import { StreamMultiplexer } from "./redis-stream-reader";
-import type { ControlBus, ControlMessage, EventLog, JobHandler, RunEvent, RunJob, RunQueue } from "./types";
+import {
+  THREAD_LOG_MAX_ENTRIES,
+  type ControlBus,
+  type ControlMessage,
+  type EventLog,
+  type JobHandler,
+  type RunEvent,
+  type RunJob,
+  type RunQueue,
+  type ThreadLog,
+  type ThreadLogEntry,
+} from "./types";
 
 const END = "__end__";
 /** How long a finished run's events stay readable. */
 const FINISHED_TTL_SECONDS = 3600;
+/** How long a thread's protocol log is kept after its last event. */
+const THREAD_LOG_TTL_SECONDS = 24 * 3600;
+
+/**
+ * Numbers and appends a thread log entry in one step (one round trip, and no two writers get the
+ * same number): the entry's stream id is `0-<seq>`, so readers resume from a seq with XRANGE/XREAD.
+ */
+const APPEND_THREAD_ENTRY = `
+local seq = redis.call('INCR', KEYS[2])
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '0-' .. seq, 'm', ARGV[1], 'p', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return seq`;
 
 export function redisConnection(url: string): Redis {
   // BullMQ requires maxRetriesPerRequest: null on its connections.
@@ -124,7 +148,10 @@ export class RedisEventLog implements EventLog {
     // Concurrent runs' XADDs share round trips. During an outage writes wait for the reconnection
     // (no retry limit): a run pauses rather than failing, and goes on when Redis is back.
     this.writer = new Redis(url, { maxRetriesPerRequest: null, enableAutoPipelining: true });
+    this.threads = new RedisThreadLog(this, this.writer, prefix);
   }
+
+  readonly threads: RedisThreadLog;
 
   /** The lowest id a stream entry can have: later automatic ids (time-based) are all above it. */
   readonly firstId = "0-1";
@@ -165,17 +192,23 @@ export class RedisEventLog implements EventLog {
   }
 
   async *read(runId: string, options: { after?: string; signal?: AbortSignal }): AsyncIterable<RunEvent> {
-    const key = eventKey(this.prefix, runId);
-    let last = options.after && /^\d+-\d+$/.test(options.after) ? options.after : "0-0";
+    const after = options.after && /^\d+-\d+$/.test(options.after) ? options.after : "0-0";
+    for await (const entry of this.follow(eventKey(this.prefix, runId), after, options.signal)) {
+      const event = toEvent(entry);
+      if (event.event === END) return;
+      yield event;
+    }
+  }
+
+  /** A stream's entries after `last`: the backlog, then live ones (on the shared connection). */
+  async *follow(key: string, last: string, signal?: AbortSignal): AsyncIterable<[string, string[]]> {
     // Catch up without blocking, then follow on the shared connection.
     const backlog = (await this.writer.xrange(key, `(${last}`, "+")) as [string, string[]][];
     for (const entry of backlog) {
-      const event = toEvent(entry);
-      if (event.event === END) return;
-      last = event.id;
-      yield event;
+      last = entry[0];
+      yield entry;
     }
-    if (this.closed || options.signal?.aborted) return;
+    if (this.closed || signal?.aborted) return;
     const batches: [string, string[]][][] = [];
     let wake: (() => void) | undefined;
     const notify = () => {
@@ -187,24 +220,20 @@ export class RedisEventLog implements EventLog {
       batches.push(entries);
       notify();
     });
-    options.signal?.addEventListener("abort", notify);
+    signal?.addEventListener("abort", notify);
     this.waiting.add(notify);
     try {
-      while (!options.signal?.aborted && !this.closed) {
+      while (!signal?.aborted && !this.closed) {
         const batch = batches.shift();
         if (!batch) {
           await new Promise<void>((resolve) => (wake = resolve));
           continue;
         }
-        for (const entry of batch) {
-          const event = toEvent(entry);
-          if (event.event === END) return;
-          yield event;
-        }
+        yield* batch;
       }
     } finally {
       unsubscribe();
-      options.signal?.removeEventListener("abort", notify);
+      signal?.removeEventListener("abort", notify);
       this.waiting.delete(notify);
     }
   }
@@ -219,6 +248,62 @@ export class RedisEventLog implements EventLog {
     for (const notify of this.waiting) notify();
     this.reader?.disconnect();
     this.writer.disconnect();
+  }
+}
+
+function toThreadEntry([id, fields]: [string, string[]]): ThreadLogEntry {
+  const entry: ThreadLogEntry = { seq: Number(id.slice(2)), method: "", params: "null" };
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === "m") entry.method = fields[i + 1];
+    else if (fields[i] === "p") entry.params = fields[i + 1];
+  }
+  return entry;
+}
+
+class RedisThreadLog implements ThreadLog {
+  constructor(
+    private readonly log: RedisEventLog,
+    private readonly writer: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private key(threadId: string): string {
+    return `${this.prefix}:thread:${threadId}:protocol`;
+  }
+
+  async append(threadId: string, method: string, params: string): Promise<number> {
+    const key = this.key(threadId);
+    const seq = await this.writer.eval(
+      APPEND_THREAD_ENTRY,
+      2,
+      key,
+      `${key}:seq`,
+      method,
+      params,
+      THREAD_LOG_MAX_ENTRIES,
+      THREAD_LOG_TTL_SECONDS,
+    );
+    return Number(seq);
+  }
+
+  async *read(threadId: string, options: { since?: number; signal?: AbortSignal }): AsyncIterable<ThreadLogEntry> {
+    for await (const entry of this.log.follow(this.key(threadId), `0-${options.since ?? 0}`, options.signal))
+      yield toThreadEntry(entry);
+  }
+
+  async range(threadId: string, since: number, until: number): Promise<ThreadLogEntry[]> {
+    if (until <= since) return [];
+    const entries = (await this.writer.xrange(this.key(threadId), `(0-${since}`, `0-${until}`)) as [string, string[]][];
+    return entries.map(toThreadEntry);
+  }
+
+  async lastSeq(threadId: string): Promise<number> {
+    return Number((await this.writer.get(`${this.key(threadId)}:seq`)) ?? 0);
+  }
+
+  async remove(threadId: string): Promise<void> {
+    const key = this.key(threadId);
+    await this.writer.del(key, `${key}:seq`);
   }
 }
 

@@ -58,8 +58,37 @@ export interface EventLog {
   read(runId: string, options: { after?: string; signal?: AbortSignal }): AsyncIterable<RunEvent>;
   /** Removes a run's log (its run was deleted). */
   remove(runId: string): Promise<void>;
+  /**
+   * A thread's protocol log (the thread-centric protocol): the events of its protocol runs, one
+   * after another, numbered 1, 2, ... across runs (`seq`). Written by the worker executing a run,
+   * read by any API process; bounded (the oldest go first) and kept a day after the last write.
+   */
+  readonly threads: ThreadLog;
   close(): Promise<void>;
 }
+
+export interface ThreadLogEntry {
+  seq: number;
+  method: string;
+  /** The event's `params`, already serialised as JSON. */
+  params: string;
+}
+
+export interface ThreadLog {
+  /** Appends an event; returns its `seq`. */
+  append(threadId: string, method: string, params: string): Promise<number>;
+  /** Follows the log: entries after `since` (all kept when absent), then live ones, until `signal` aborts. */
+  read(threadId: string, options: { since?: number; signal?: AbortSignal }): AsyncIterable<ThreadLogEntry>;
+  /** The entries kept with `since < seq <= until`, at once (no waiting for more). */
+  range(threadId: string, since: number, until: number): Promise<ThreadLogEntry[]>;
+  /** The seq of the thread's latest event (0 when it has none). */
+  lastSeq(threadId: string): Promise<number>;
+  /** Removes a thread's log (its thread was deleted). */
+  remove(threadId: string): Promise<void>;
+}
+
+/** Entries a thread's protocol log keeps (the oldest are dropped first). */
+export const THREAD_LOG_MAX_ENTRIES = 10_000;
 
 /** Run control messages between API processes and workers. */
 export interface ControlBus {

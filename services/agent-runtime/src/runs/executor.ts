@@ -14,6 +14,7 @@ import { interruptsOf } from "../threads/state";
 import type { ClaimedThread, RunRepository, RunRow, RunStatus } from "./repository";
 import type { RunFinishedHooks } from "./finished";
 import { EventMapper, graphModes } from "./stream-modes";
+import { ProtocolRunEvents, type GraphProtocolEvent } from "../protocol/run-events";
 
 /** What the executor learns from the stream itself. */
 interface Tracked {
@@ -157,6 +158,9 @@ export class RunExecutor {
     });
     const subgraphs = !!kwargs.stream_subgraphs;
     const mapper = new EventMapper(kwargs.stream_mode);
+    const protocol = kwargs.protocol
+      ? new ProtocolRunEvents(events.threads, run.thread_id, kwargs.graph_id)
+      : undefined;
     let status: RunStatus = "success";
     let failure: { error: string; message: string } | undefined;
     let graph: any;
@@ -202,7 +206,20 @@ export class RunExecutor {
         }
         for (const event of mapper.map(chunk, subgraphs)) await events.append(run.run_id, event.event, event.data);
       };
-      if (kwargs.stream_mode.includes("events")) {
+      if (protocol) {
+        // A run of the thread-centric protocol: LangGraph's protocol events, to the thread's log.
+        const { streamMode: _modes, subgraphs: _subgraphs, ...rest } = options;
+        await protocol.start();
+        const stream = await graph.streamEvents(input, { ...rest, runId: run.run_id, version: "v3" });
+        for await (const event of stream as AsyncIterable<GraphProtocolEvent>) {
+          if (event.method === "values" && !event.params.namespace?.length) {
+            const payload = event.params.data;
+            if (payload && typeof payload === "object" && "__interrupt__" in payload) tracked.interrupted = true;
+            else tracked.values = payload;
+          }
+          await protocol.event(event);
+        }
+      } else if (kwargs.stream_mode.includes("events")) {
         // `events`: LangChain's event stream, each as an `events` event. The graph's own stream
         // chunks ride in it as the root run's `on_chain_stream` events: those go out as their
         // modes' events only (as on the official server), and hidden steps not at all.
@@ -238,7 +255,7 @@ export class RunExecutor {
       // A newer attempt of the run in this process has its own entry: leave it.
       if (this.active.get(run.run_id)?.controller === controller) this.active.delete(run.run_id);
     }
-    await this.finish(run, graph, status, tracked, failure);
+    await this.finish(run, graph, status, tracked, failure, protocol);
   }
 
   private async finish(
@@ -247,6 +264,9 @@ export class RunExecutor {
     status: RunStatus,
     tracked: Tracked,
     failure?: { error: string; message: string },
+    protocol = run.kwargs.protocol
+      ? new ProtocolRunEvents(this.deps.events.threads, run.thread_id, run.kwargs.graph_id)
+      : undefined,
   ): Promise<void> {
     const { runs, events, queue, logger } = this.deps;
     let threadStatus: ThreadStatus = status === "error" ? "error" : "idle";
@@ -289,6 +309,19 @@ export class RunExecutor {
       },
     );
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
+    // The root's terminal lifecycle once the thread is free: a client that starts its next run on
+    // seeing it is not refused as busy.
+    if (protocol) {
+      const end =
+        status === "error"
+          ? "failed"
+          : status === "success" && threadStatus !== "interrupted"
+            ? "completed"
+            : "interrupted";
+      await retryTransient(() => protocol.end(end, failure?.message), { attempts: 30 }).catch((error) =>
+        logger.warn({ err: error, runId: run.run_id }, "cannot write the run's last protocol event"),
+      );
+    }
     await events.end(run.run_id);
     // Late writes of a rolled-back run stay dropped for a while, then it is forgotten.
     if (tracked.cancelled === "rollback") setTimeout(() => checkpointer?.forgetRun?.(run.run_id), 60_000).unref();

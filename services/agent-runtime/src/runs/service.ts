@@ -108,7 +108,7 @@ export class RunService {
   async create(
     threadId: string,
     body: RunCreate,
-    options: { temporary?: boolean; auth?: AuthContext } = {},
+    options: { temporary?: boolean; auth?: AuthContext; protocol?: boolean } = {},
   ): Promise<RunRow> {
     const { run, queued } = await this.start(threadId, body, options);
     await queued;
@@ -123,7 +123,7 @@ export class RunService {
   async start(
     threadId: string,
     body: RunCreate,
-    options: { temporary?: boolean; eager?: boolean; auth?: AuthContext } = {},
+    options: { temporary?: boolean; eager?: boolean; auth?: AuthContext; protocol?: boolean } = {},
   ): Promise<{ run: RunRow; first: RunEvent; queued: Promise<void> }> {
     const { runs, threads, assistants, queue, events } = this.deps;
     const { auth } = options;
@@ -172,6 +172,8 @@ export class RunService {
       assistant_metadata: assistant.metadata,
       // `after_seconds`: the run may not start earlier (counted from its creation, in database time).
       after_seconds: body.after_seconds || undefined,
+      // A run of the thread-centric protocol: its events go to the thread's protocol log.
+      ...(options.protocol ? { protocol: true } : {}),
     };
     const newRun = {
       runId,

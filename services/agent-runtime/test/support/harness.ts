@@ -7,6 +7,7 @@ import path from "node:path";
 import { createLogger } from "@lgp/server-kit";
 import { Client, createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { createAgentRuntimeApp } from "../../src/app";
+import { acceptUpgrades } from "../../src/protocol/websocket";
 import { loadAgentRuntimeConfig, type AgentRuntimeConfig } from "../../src/config";
 import { createRuntime, type Runtime } from "../../src/runtime";
 
@@ -50,6 +51,7 @@ export async function startRuntime(
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
   });
+  acceptUpgrades(server, app);
   const address = server.address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
   return {

@@ -1,0 +1,302 @@
+// The thread-centric protocol, API side: commands on a thread (start a run, answer an interrupt,
+// read the state) and the thread's event stream, filtered by channel and namespace. Nothing here
+// is held per connection beyond its filter: events come from the thread's log, which the workers
+// write, so any API process serves any client, and a client that reconnects (to any replica) gets
+// every event it missed.
+import { inferChannel, isPrefixMatch, isSupportedChannel } from "@langchain/langgraph/stream";
+import { HttpError, NotFoundError } from "@lgp/server-kit";
+import type { AuthContext } from "../auth";
+import type { ThreadLog, ThreadLogEntry } from "../queue/types";
+import type { RunCreate, RunService } from "../runs/service";
+import type { ThreadService } from "../threads/service";
+import { protocolState } from "./state";
+
+export type ErrorCode =
+  | "invalid_argument"
+  | "unknown_command"
+  | "unknown_error"
+  | "no_such_run"
+  | "no_such_subscription"
+  | "not_supported"
+  | "permission_denied";
+
+export interface Command {
+  id: number;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export type CommandResponse =
+  | { type: "success"; id: number; result: Record<string, unknown>; meta?: ResponseMeta }
+  | { type: "error"; id: number | null; error: ErrorCode; message: string; meta?: ResponseMeta };
+
+interface ResponseMeta {
+  thread_id: string;
+  applied_through_seq: number;
+}
+
+/** Which events a stream (an SSE connection, a WebSocket subscription) receives. */
+export interface EventFilter {
+  channels: string[];
+  namespaces?: string[][];
+  depth?: number;
+  /** Events after this seq only. */
+  since?: number;
+}
+
+/** An event ready for the wire: its seq, method and JSON text. */
+export interface WireEvent {
+  seq: number;
+  method: string;
+  json: string;
+  namespace: string[];
+  channel: string | undefined;
+}
+
+const STRATEGIES = new Set(["reject", "rollback", "interrupt", "enqueue"]);
+
+type Dict = Record<string, unknown>;
+const isRecord = (value: unknown): value is Dict =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+export function failure(id: number | null, error: ErrorCode, message: string): CommandResponse {
+  return { type: "error", id, error, message };
+}
+
+/** A filter's channels are all known ones (`custom:<name>` included); its namespaces lists of strings. */
+export function filterProblem(filter: { channels?: unknown; namespaces?: unknown }): string | undefined {
+  const { channels } = filter;
+  if (!Array.isArray(channels) || !channels.length) return "channels must be a non-empty array";
+  if (!channels.every((channel) => typeof channel === "string" && isSupportedChannel(channel)))
+    return "channels holds an unsupported channel";
+  return undefined;
+}
+
+export function matches(filter: EventFilter, event: WireEvent): boolean {
+  if (filter.since !== undefined && event.seq <= filter.since) return false;
+  const channel = event.channel;
+  if (!channel) return false;
+  if (!filter.channels.includes(channel) && !(channel.startsWith("custom:") && filter.channels.includes("custom")))
+    return false;
+  if (!filter.namespaces?.length) return true;
+  return filter.namespaces.some(
+    (prefix) =>
+      isPrefixMatch(event.namespace, prefix) &&
+      (filter.depth === undefined || event.namespace.length - prefix.length <= filter.depth),
+  );
+}
+
+export class ProtocolService {
+  constructor(private readonly deps: { runs: RunService; threads: ThreadService; log: ThreadLog }) {}
+
+  /** 404 unless the thread exists and the caller may read it. */
+  async requireThread(threadId: string, auth?: AuthContext): Promise<void> {
+    await this.deps.threads.require(threadId, auth);
+  }
+
+  /** 404 for a thread that exists but is not the caller's; a thread not created yet passes. */
+  async requireVisibleIfExists(threadId: string, auth?: AuthContext): Promise<void> {
+    if (!auth) return;
+    try {
+      await this.deps.threads.require(threadId, auth);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      const exists = await this.deps.threads.require(threadId).then(
+        () => true,
+        () => false,
+      );
+      if (exists) throw error;
+    }
+  }
+
+  /**
+   * Answers a command. Errors of the protocol (a bad argument, nothing to resume) are error
+   * responses; HTTP errors of the run they start (the assistant is unknown, the thread busy under
+   * `reject`) are thrown, for the transport to report.
+   */
+  async command(threadId: string, command: Command, auth?: AuthContext): Promise<CommandResponse> {
+    const params = isRecord(command.params) ? command.params : {};
+    switch (command.method) {
+      case "run.start":
+        return this.startRun(threadId, command.id, params, auth);
+      case "input.respond":
+        return this.respond(threadId, command.id, params, auth);
+      case "state.get":
+        return this.state(threadId, command.id, params, auth);
+      case "subscription.reconnect":
+        return failure(command.id, "not_supported", "subscription.reconnect is not supported by this server yet.");
+      default:
+        return failure(command.id, "unknown_command", `Unknown protocol command: ${command.method}`);
+    }
+  }
+
+  private async meta(threadId: string): Promise<ResponseMeta> {
+    return { thread_id: threadId, applied_through_seq: await this.deps.log.lastSeq(threadId) };
+  }
+
+  /** The thread's pending interrupts (none when it does not exist yet). */
+  private async interrupts(threadId: string, auth?: AuthContext): Promise<string[]> {
+    try {
+      const row = await this.deps.threads.require(threadId, auth);
+      return Object.values(row.interrupts ?? {}).flatMap((list) =>
+        Array.isArray(list)
+          ? list.flatMap((entry: { id?: unknown }) => (typeof entry?.id === "string" ? [entry.id] : []))
+          : [],
+      );
+    } catch (error) {
+      if (error instanceof NotFoundError) return [];
+      throw error;
+    }
+  }
+
+  private async startRun(threadId: string, id: number, params: Dict, auth?: AuthContext): Promise<CommandResponse> {
+    const assistantId = typeof params.assistant_id === "string" ? params.assistant_id : "";
+    if (!assistantId) return failure(id, "invalid_argument", "run.start requires an assistant_id.");
+    const input = params.input ?? null;
+    // Input for a thread stopped at an interrupt resumes it, as the official server does.
+    const resume = input !== null && (await this.interrupts(threadId, auth)).length > 0;
+    const meta = await this.meta(threadId);
+    const run = await this.run(
+      threadId,
+      {
+        assistant_id: assistantId,
+        ...(resume ? { command: { resume: input } } : { input }),
+        config: isRecord(params.config) ? params.config : undefined,
+        context: isRecord(params.context) ? params.context : undefined,
+        metadata: isRecord(params.metadata) ? params.metadata : undefined,
+        multitask_strategy: strategyOf(params.multitaskStrategy ?? params.multitask_strategy),
+      },
+      auth,
+    );
+    return { type: "success", id, result: { run_id: run }, meta };
+  }
+
+  private async respond(threadId: string, id: number, params: Dict, auth?: AuthContext): Promise<CommandResponse> {
+    const answers: Dict = {};
+    if (Array.isArray(params.responses)) {
+      for (const entry of params.responses) {
+        if (!isRecord(entry) || typeof entry.interrupt_id !== "string")
+          return failure(id, "invalid_argument", "input.respond responses entries require an interrupt_id.");
+        answers[entry.interrupt_id] = entry.response;
+      }
+      if (!Object.keys(answers).length)
+        return failure(id, "invalid_argument", "input.respond requires at least one response.");
+    } else if (typeof params.interrupt_id === "string") {
+      answers[params.interrupt_id] = params.response;
+    } else {
+      return failure(id, "invalid_argument", "input.respond requires an interrupt_id.");
+    }
+    const pending = await this.interrupts(threadId, auth);
+    if (!pending.length) return failure(id, "no_such_run", "No interrupted run is bound to this thread.");
+    const unknown = Object.keys(answers).filter((interrupt) => !pending.includes(interrupt));
+    if (unknown.length) return failure(id, "invalid_argument", `Unknown interrupt id(s): ${unknown.join(", ")}`);
+    const thread = await this.deps.threads.require(threadId, auth);
+    const assistantId = (thread.metadata as Dict)?.assistant_id;
+    if (typeof assistantId !== "string")
+      return failure(id, "no_such_run", "Thread has no assistant; call run.start first.");
+    const meta = await this.meta(threadId);
+    const command: Dict = { resume: answers };
+    if (isRecord(params.update) || Array.isArray(params.update)) command.update = params.update;
+    if (typeof params.goto === "string" || Array.isArray(params.goto) || isRecord(params.goto))
+      command.goto = params.goto;
+    await this.run(
+      threadId,
+      {
+        assistant_id: assistantId,
+        command: command as RunCreate["command"],
+        config: isRecord(params.config) ? params.config : undefined,
+        metadata: isRecord(params.metadata) ? params.metadata : undefined,
+        multitask_strategy: "enqueue",
+      },
+      auth,
+    );
+    return { type: "success", id, result: {}, meta };
+  }
+
+  private async run(threadId: string, body: RunCreate, auth?: AuthContext): Promise<string> {
+    const run = await this.deps.runs.create(
+      threadId,
+      { ...body, if_not_exists: "create", stream_subgraphs: true },
+      { auth, protocol: true },
+    );
+    return run.run_id;
+  }
+
+  private async state(threadId: string, id: number, params: Dict, auth?: AuthContext): Promise<CommandResponse> {
+    const state = await this.deps.threads.state(threadId, undefined, false, auth);
+    const values = (protocolState(state.values ?? {}) ?? {}) as Dict;
+    const keys =
+      Array.isArray(params.keys) && params.keys.every((key) => typeof key === "string") ? params.keys : undefined;
+    const configurable = (state.checkpoint ?? undefined) as Dict | undefined;
+    const checkpointId = configurable?.checkpoint_id;
+    return {
+      type: "success",
+      id,
+      result: {
+        values: keys ? Object.fromEntries(Object.entries(values).filter(([key]) => keys.includes(key))) : values,
+        ...(typeof checkpointId === "string"
+          ? {
+              checkpoint: {
+                id: checkpointId,
+                ...(typeof configurable?.checkpoint_ns === "string" ? { ns: configurable.checkpoint_ns } : {}),
+              },
+            }
+          : {}),
+      },
+      meta: await this.meta(threadId),
+    };
+  }
+
+  /** The thread's events after `since` (everything kept when absent), then live ones, until `signal`. */
+  async *events(threadId: string, filter: EventFilter, signal: AbortSignal): AsyncIterable<WireEvent> {
+    for await (const entry of this.deps.log.read(threadId, { since: filter.since, signal })) {
+      const event = wireEvent(entry);
+      if (matches(filter, event)) yield event;
+    }
+  }
+
+  /** The thread's events with `since < seq <= until` (what it keeps of them). */
+  async range(threadId: string, since: number, until: number): Promise<WireEvent[]> {
+    return (await this.deps.log.range(threadId, since, until)).map(wireEvent);
+  }
+
+  lastSeq(threadId: string): Promise<number> {
+    return this.deps.log.lastSeq(threadId);
+  }
+
+  /** Follows the log after `since`, every event (for a WebSocket, which filters by subscription). */
+  async *follow(threadId: string, since: number, signal: AbortSignal): AsyncIterable<WireEvent> {
+    for await (const entry of this.deps.log.read(threadId, { since, signal })) yield wireEvent(entry);
+  }
+}
+
+function wireEvent(entry: ThreadLogEntry): WireEvent {
+  const params = JSON.parse(entry.params) as { namespace?: string[]; data?: unknown };
+  return {
+    seq: entry.seq,
+    method: entry.method,
+    namespace: params.namespace ?? [],
+    channel: inferChannel({ method: entry.method, params } as Parameters<typeof inferChannel>[0]),
+    json: `{"type":"event","event_id":"${entry.seq}","seq":${entry.seq},"method":${JSON.stringify(entry.method)},"params":${entry.params}}`,
+  };
+}
+
+function strategyOf(value: unknown): RunCreate["multitask_strategy"] {
+  return typeof value === "string" && STRATEGIES.has(value) ? (value as RunCreate["multitask_strategy"]) : "enqueue";
+}
+
+/** An HTTP error of a command, as a protocol error response (the WebSocket has no status line). */
+export function errorResponse(id: number | null, error: unknown): CommandResponse {
+  if (error instanceof HttpError) {
+    const code: ErrorCode =
+      error.status === 404
+        ? "no_such_run"
+        : error.status === 403
+          ? "permission_denied"
+          : error.status === 422
+            ? "invalid_argument"
+            : "unknown_error";
+    return failure(id, code, error.message);
+  }
+  return failure(id, "unknown_error", "The command failed");
+}
