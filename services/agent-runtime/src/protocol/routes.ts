@@ -23,13 +23,15 @@ export function protocolRouter(
     const problem = filterProblem(filter);
     if (problem) throw invalid(["body", "channels"], problem);
     const threadId = req.params.thread_id;
-    await protocol.requireThread(threadId, authOf(res));
+    const auth = authOf(res);
+    // Refused before the stream starts when the thread is another user's.
+    await protocol.requireVisibleIfExists(threadId, auth);
     await sendEventStream(
       req,
       res,
       undefined,
       async function* (signal) {
-        for await (const event of protocol.events(threadId, filter, signal))
+        for await (const event of protocol.events(threadId, filter, signal, auth))
           yield { id: String(event.seq), event: event.method, data: event.json };
       },
       { heartbeatMs: options.heartbeatMs },

@@ -89,24 +89,9 @@ export function matches(filter: EventFilter, event: WireEvent): boolean {
 export class ProtocolService {
   constructor(private readonly deps: { runs: RunService; threads: ThreadService; log: ThreadLog }) {}
 
-  /** 404 unless the thread exists and the caller may read it. */
-  async requireThread(threadId: string, auth?: AuthContext): Promise<void> {
-    await this.deps.threads.require(threadId, auth);
-  }
-
   /** 404 for a thread that exists but is not the caller's; a thread not created yet passes. */
   async requireVisibleIfExists(threadId: string, auth?: AuthContext): Promise<void> {
-    if (!auth) return;
-    try {
-      await this.deps.threads.require(threadId, auth);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-      const exists = await this.deps.threads.require(threadId).then(
-        () => true,
-        () => false,
-      );
-      if (exists) throw error;
-    }
+    if ((await this.visibility(threadId, auth)) === "hidden") throw new NotFoundError(`Thread "${threadId}" not found`);
   }
 
   /**
@@ -134,14 +119,17 @@ export class ProtocolService {
     return { thread_id: threadId, applied_through_seq: await this.deps.log.lastSeq(threadId) };
   }
 
-  /** The thread's pending interrupts (none when it does not exist yet). */
+  /**
+   * The thread's pending interrupts (none when it does not exist yet), from its latest checkpoint:
+   * written before the run's events announce them, so a client that answers at once finds them.
+   */
   private async interrupts(threadId: string, auth?: AuthContext): Promise<string[]> {
     try {
-      const row = await this.deps.threads.require(threadId, auth);
-      return Object.values(row.interrupts ?? {}).flatMap((list) =>
-        Array.isArray(list)
-          ? list.flatMap((entry: { id?: unknown }) => (typeof entry?.id === "string" ? [entry.id] : []))
-          : [],
+      const state = await this.deps.threads.state(threadId, undefined, false, auth);
+      return (state.tasks ?? []).flatMap((task) =>
+        ((task.interrupts ?? []) as { id?: unknown }[]).flatMap((entry) =>
+          typeof entry?.id === "string" ? [entry.id] : [],
+        ),
       );
     } catch (error) {
       if (error instanceof NotFoundError) return [];
@@ -247,12 +235,41 @@ export class ProtocolService {
     };
   }
 
-  /** The thread's events after `since` (everything kept when absent), then live ones, until `signal`. */
-  async *events(threadId: string, filter: EventFilter, signal: AbortSignal): AsyncIterable<WireEvent> {
+  /**
+   * The thread's events after `since` (everything kept when absent), then live ones, until `signal`.
+   * A client may listen before its first `run.start` creates the thread: the stream then waits, and
+   * the caller's right to see the thread is checked when its first event comes.
+   */
+  async *events(
+    threadId: string,
+    filter: EventFilter,
+    signal: AbortSignal,
+    auth?: AuthContext,
+  ): AsyncIterable<WireEvent> {
+    let visible = await this.visibility(threadId, auth);
+    if (visible === "hidden") throw new NotFoundError(`Thread "${threadId}" not found`);
     for await (const entry of this.deps.log.read(threadId, { since: filter.since, signal })) {
+      if (visible === "absent") {
+        visible = await this.visibility(threadId, auth);
+        if (visible !== "visible") return;
+      }
       const event = wireEvent(entry);
       if (matches(filter, event)) yield event;
     }
+  }
+
+  /** Whether the caller may see the thread, or it does not exist (yet). */
+  private async visibility(threadId: string, auth?: AuthContext): Promise<"visible" | "hidden" | "absent"> {
+    const found = (caller?: AuthContext) =>
+      this.deps.threads.require(threadId, caller).then(
+        () => true,
+        (error) => {
+          if (error instanceof NotFoundError) return false;
+          throw error;
+        },
+      );
+    if (await found(auth)) return "visible";
+    return auth && (await found()) ? "hidden" : "absent";
   }
 
   /** The thread's events with `since < seq <= until` (what it keeps of them). */

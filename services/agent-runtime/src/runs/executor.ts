@@ -295,6 +295,19 @@ export class RunExecutor {
       }
     }
     // The run's outcome is known: a connection fault here is waited out, not turned into a failure.
+    // The root's terminal lifecycle before the thread is freed: the thread's next run (queued, or
+    // the one that interrupted this one) cannot start, and write its own, before it.
+    if (protocol) {
+      const end =
+        status === "error"
+          ? "failed"
+          : status === "success" && threadStatus !== "interrupted"
+            ? "completed"
+            : "interrupted";
+      await retryTransient(() => protocol.end(end, failure?.message), { attempts: 30 }).catch((error) =>
+        logger.warn({ err: error, runId: run.run_id }, "cannot write the run's last protocol event"),
+      );
+    }
     const next = await retryTransient(
       () =>
         runs.finish(
@@ -309,19 +322,6 @@ export class RunExecutor {
       },
     );
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
-    // The root's terminal lifecycle once the thread is free: a client that starts its next run on
-    // seeing it is not refused as busy.
-    if (protocol) {
-      const end =
-        status === "error"
-          ? "failed"
-          : status === "success" && threadStatus !== "interrupted"
-            ? "completed"
-            : "interrupted";
-      await retryTransient(() => protocol.end(end, failure?.message), { attempts: 30 }).catch((error) =>
-        logger.warn({ err: error, runId: run.run_id }, "cannot write the run's last protocol event"),
-      );
-    }
     await events.end(run.run_id);
     // Late writes of a rolled-back run stay dropped for a while, then it is forgotten.
     if (tracked.cancelled === "rollback") setTimeout(() => checkpointer?.forgetRun?.(run.run_id), 60_000).unref();

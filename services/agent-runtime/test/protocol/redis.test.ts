@@ -1,0 +1,4 @@
+// The thread-centric protocol with BullMQ and Redis Streams.
+import { protocolSuite } from "./suite";
+
+protocolSuite({ redis: true });
