@@ -84,7 +84,7 @@ test("commands sent to one replica, events streamed from another, a worker kille
     const state = await commandsApi.client.threads.getState(thread.threadId);
     expect((state.values as { visited: string[] }).visited).toEqual(["one", "two", "three"]);
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n${output.join("")}`);
+    throw new Error(`${(error as Error).message}\n${output.join("")}`, { cause: error });
   } finally {
     await thread.close();
   }
