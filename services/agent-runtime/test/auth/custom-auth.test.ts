@@ -5,6 +5,8 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Client, collect, startTestRuntime } from "../support/harness";
 import { runtimeKeyHash } from "@lgp/server-kit";
+import { Client as ProtocolClient } from "@langchain/langgraph-sdk-1";
+import WebSocket from "ws";
 
 const FIXTURE = path.resolve(__dirname, "fixtures/langgraph.json");
 const DEPLOYMENT_KEY = `lgp_rt_${randomUUID()}`;
@@ -159,6 +161,54 @@ test("runs: another user cannot start, list, get, join, stream, cancel or delete
   // A stateless run makes a thread that is the caller's.
   const values = (await bob.runs.wait(null, "agent", { input: say("stateless") })) as { messages: unknown[] };
   expect(values.messages).toHaveLength(2);
+});
+
+test("the thread-centric protocol: the owner streams and commands; another user finds the thread absent everywhere", async () => {
+  const aliceClient = new ProtocolClient({
+    apiUrl: rt.url,
+    defaultHeaders: { Authorization: "Bearer alice" },
+    callerOptions: { maxRetries: 0 },
+  });
+  const thread = aliceClient.threads.stream({ assistantId: "agent" });
+  // Bob listens first on the thread Alice is about to create: his stream ends, empty, once it exists.
+  const bobEarly = fetch(`${rt.url}/threads/${thread.threadId}/stream/events`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer bob" },
+    body: JSON.stringify({ channels: ["values", "lifecycle"] }),
+  }).then(async (response) => [response.status, await response.text()]);
+  await thread.run.start({ input: say("protocol") });
+  const output = (await thread.output) as { messages: unknown[] };
+  expect(output.messages).toHaveLength(2);
+  expect(await bobEarly).toEqual([200, ""]);
+  await thread.close();
+
+  const asBob = { "content-type": "application/json", authorization: "Bearer bob" };
+  const id = thread.threadId;
+  const stream = await fetch(`${rt.url}/threads/${id}/stream/events`, {
+    method: "POST",
+    headers: asBob,
+    body: JSON.stringify({ channels: ["values"] }),
+  });
+  expect(stream.status).toBe(404);
+  for (const command of [
+    { id: 1, method: "state.get" },
+    { id: 2, method: "run.start", params: { assistant_id: "agent", input: say("mine now") } },
+  ]) {
+    const response = await fetch(`${rt.url}/threads/${id}/commands`, {
+      method: "POST",
+      headers: asBob,
+      body: JSON.stringify(command),
+    });
+    expect([command.method, response.status]).toEqual([command.method, 404]);
+  }
+  const socket = new WebSocket(`${rt.url.replace("http", "ws")}/threads/${id}/stream/events`, {
+    headers: { authorization: "Bearer bob" },
+  });
+  const refusal = await new Promise<number>((resolve) =>
+    socket.on("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0)),
+  );
+  expect(refusal).toBe(404);
+  expect((await as("alice").runs.list(id)).length).toBe(1);
 });
 
 test("assistants: stamped with their owner; another user's are absent from get, update, versions, graph and search", async () => {
