@@ -268,6 +268,40 @@ export function protocolSuite(mode: { redis: boolean }): void {
     ]);
   });
 
+  test("a WebSocket dropped in the middle of a run reconnects, subscribes again and misses nothing", async () => {
+    let sockets = 0;
+    let dropped = false;
+    // The first socket is cut (no close handshake) after its sixth frame.
+    const factory = (url: string) => {
+      const socket = new WebSocket(url);
+      if (sockets++ === 0) {
+        let frames = 0;
+        socket.on("message", () => {
+          if (++frames === 6 && !dropped) {
+            dropped = true;
+            socket.terminate();
+          }
+        });
+      }
+      return socket as unknown as globalThis.WebSocket;
+    };
+    const client = new Client({ apiUrl: runtime.url, callerOptions: { maxRetries: 0 } });
+    const thread = client.threads.stream({ assistantId: "steps", transport: "websocket", webSocketFactory: factory });
+    threads.push(thread);
+    const events = await eventsUntil(thread, ["custom", "values", "lifecycle"], rootEnd, {
+      then: () => thread.run.start({ input: {}, context: { delay_ms: 150 } } as never),
+    });
+    expect(dropped).toBe(true);
+    expect(sockets).toBeGreaterThan(1);
+    const seqs = events.map((event) => event.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    const steps = events
+      .filter((event) => event.method === "custom")
+      .map((event) => (event.params.data.payload as { step: string }).step);
+    expect(steps).toEqual(["one", "two", "three"]);
+    expect(events.at(-1)!.params.data.event).toBe("completed");
+  });
+
   test("`since` replays only later events", async () => {
     const thread = open("agent", "sse");
     await thread.run.start({ input: { messages: [{ type: "human", content: "one" }] } });
