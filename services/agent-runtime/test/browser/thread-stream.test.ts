@@ -1,12 +1,12 @@
 // A page on another origin drives the runtime with the official client's thread-centric protocol
-// (`client.threads.stream()`, ThreadStream over SSE) in headless Chromium: the model's messages
-// render as they stream, the tool call with its output, and the run's end. Every request must
-// succeed, CORS preflights included. Needs Debian's `chromium`; skipped without it.
+// (`client.threads.stream()`, ThreadStream over SSE) in headless Chromium: a chat streams, a reload
+// rejoins a run in flight, an interrupt is shown and resumed, a tool call shows its output. Every
+// request must succeed, CORS preflights included. Needs Debian's `chromium`; skipped without it.
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { build } from "esbuild";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Request } from "playwright-core";
 import { startTestRuntime, type RunningRuntime } from "../support/harness";
 import { PROTOCOL_FIXTURES } from "../protocol/suite";
 
@@ -25,8 +25,10 @@ if (!hasChromium)
   console.warn(`ThreadStream browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
 const PAGE =
-  '<!doctype html><meta charset="utf-8"><input id="text" value="weather?"><button id="send">Send</button>' +
-  '<ul id="messages"></ul><ul id="tools"></ul><p id="status"></p><p id="error"></p><script src="/app.js"></script>';
+  '<!doctype html><meta charset="utf-8"><input id="text"><button id="send">Send</button>' +
+  '<ul id="values"></ul><p id="visited"></p><p id="status"></p>' +
+  '<section id="interrupt" hidden><p id="question"></p><button id="approve">Approve</button></section>' +
+  '<ul id="messages"></ul><ul id="tools"></ul><p id="error"></p><script src="/app.js"></script>';
 
 (hasChromium ? describe : describe.skip)("ThreadStream in Chromium from another origin", () => {
   let runtime: RunningRuntime;
@@ -65,24 +67,64 @@ const PAGE =
     await runtime?.close();
   });
 
-  test("streams a tool-calling run: messages, the tool call and its output, the end", async () => {
+  test("chats, rejoins a run in flight after a reload, resumes an interrupt, shows a tool call", async () => {
     const tab = await browser.newPage();
+    let documentNumber = 0;
+    const reloadedMidRun = new Set<number>();
+    const documents = new WeakMap<Request, number>();
     const failures: string[] = [];
     const pageErrors: string[] = [];
+    tab.on("request", (request) => documents.set(request, documentNumber));
     tab.on("requestfailed", (request) => {
-      // The page's own streams are closed by the client once the run is over.
+      // A document's streams are cancelled by the browser when it reloads, and by the client
+      // when it narrows or widens them: neither is the server's doing.
+      if (reloadedMidRun.has(documents.get(request) ?? -1)) return;
       if (request.url().endsWith("/stream/events") && request.failure()?.errorText === "net::ERR_ABORTED") return;
       failures.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`);
     });
     tab.on("pageerror", (error) => pageErrors.push(String(error)));
-    await tab.goto(`${origin}/?api=${encodeURIComponent(runtime.url)}&assistant=tooled`);
-    await tab.click("#send");
+    const open = (assistant: string, extra = "") =>
+      tab.goto(`${origin}/?api=${encodeURIComponent(runtime.url)}&assistant=${assistant}${extra}`);
+    const send = async (text: string) => {
+      await tab.fill("#text", text);
+      await tab.click("#send");
+    };
+
+    // 1. A chat: the streamed reply, then the thread's values.
+    await open("agent");
+    await send("hello");
+    await tab.locator("#messages li.done", { hasText: "echo: hello" }).waitFor();
+    await tab.locator("#values li", { hasText: "echo: hello" }).waitFor();
+    await tab.locator("#status", { hasText: "completed" }).waitFor();
+
+    // 2. A reload while a run is in flight: the page finds its thread and sees the run finish.
+    await open("steps", "&delay_ms=600");
+    await send("go");
+    await tab.locator("#visited", { hasText: "one" }).waitFor();
+    reloadedMidRun.add(documentNumber);
+    documentNumber += 1;
+    await tab.reload();
+    await tab.locator("#visited", { hasText: "one,two,three" }).waitFor();
+    await tab.locator("#status", { hasText: "completed" }).waitFor();
+
+    // 3. An interrupt is shown, and answered with input.respond.
+    await open("approval");
+    await send("ship it");
+    await tab.locator("#question", { hasText: "Approve this draft?" }).waitFor();
+    await tab.locator("#status", { hasText: "interrupted" }).waitFor();
+    await tab.click("#approve");
+    await tab.locator("#values li", { hasText: "published: proposal: ship it" }).waitFor();
+    await tab.locator("#status", { hasText: "completed" }).waitFor();
+
+    // 4. A tool call with its output.
+    await open("tooled");
+    await send("weather?");
     await tab.locator("#messages li.done", { hasText: "done: sunny in Paris" }).waitFor();
     await tab.locator("#tools li", { hasText: 'lookup {"city":"Paris"} -> "sunny in Paris"' }).waitFor();
-    await tab.locator("#status", { hasText: "done 4" }).waitFor();
     expect(await tab.locator("#tools li").count()).toBe(1);
+
     expect(await tab.locator("#error").textContent()).toBe("");
     expect(pageErrors).toEqual([]);
     expect(failures).toEqual([]);
-  }, 30_000);
+  }, 60_000);
 });
