@@ -53,6 +53,13 @@ export interface WireEvent {
   channel: string | undefined;
 }
 
+interface TreeNode {
+  namespace: string[];
+  status: string;
+  graph_name: string;
+  children?: TreeNode[];
+}
+
 const STRATEGIES = new Set(["reject", "rollback", "interrupt", "enqueue"]);
 
 type Dict = Record<string, unknown>;
@@ -108,11 +115,55 @@ export class ProtocolService {
         return this.respond(threadId, command.id, params, auth);
       case "state.get":
         return this.state(threadId, command.id, params, auth);
+      case "agent.getTree":
+        return {
+          type: "success",
+          id: command.id,
+          result: { tree: await this.tree(threadId) },
+          meta: await this.meta(threadId),
+        };
       case "subscription.reconnect":
         return failure(command.id, "not_supported", "subscription.reconnect is not supported by this server yet.");
       default:
         return failure(command.id, "unknown_command", `Unknown protocol command: ${command.method}`);
     }
+  }
+
+  /**
+   * The graph and its subgraphs as the thread's latest run went through them: each namespace with
+   * the status of its last lifecycle event and its graph's name.
+   */
+  private async tree(threadId: string): Promise<TreeNode> {
+    const events = await this.deps.log.range(threadId, 0, await this.deps.log.lastSeq(threadId));
+    let start = 0;
+    events.forEach((entry, index) => {
+      if (
+        entry.method === "lifecycle" &&
+        entry.params.includes('"event":"running"') &&
+        entry.params.startsWith('{"namespace":[]')
+      )
+        start = index;
+    });
+    const nodes = new Map<string, TreeNode>();
+    const root: TreeNode = { namespace: [], status: "started", graph_name: "root" };
+    nodes.set("", root);
+    for (const entry of events.slice(start)) {
+      if (entry.method !== "lifecycle") continue;
+      const { namespace = [], data } = JSON.parse(entry.params) as {
+        namespace?: string[];
+        data?: { event?: string; graph_name?: string };
+      };
+      const key = namespace.join("\0");
+      const node = nodes.get(key) ?? { namespace, status: "started", graph_name: data?.graph_name ?? "root" };
+      if (!nodes.has(key)) {
+        nodes.set(key, node);
+        const parent = nodes.get(namespace.slice(0, -1).join("\0")) ?? root;
+        (parent.children ??= []).push(node);
+      }
+      if (data?.event) node.status = data.event;
+      if (data?.graph_name) node.graph_name = data.graph_name;
+    }
+    return root;
   }
 
   private async meta(threadId: string): Promise<ResponseMeta> {

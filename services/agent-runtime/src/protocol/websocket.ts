@@ -22,6 +22,9 @@ import {
 const UPGRADE_HEAD = Symbol("upgradeHead");
 type UpgradeRequest = IncomingMessage & { [UPGRADE_HEAD]?: Buffer };
 
+/** Subscriptions one connection may hold (the client opens a handful). */
+const MAX_SUBSCRIPTIONS = 100;
+
 /** Largest command accepted (a run's input travels in one). */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -162,6 +165,12 @@ class ProtocolConnection {
           ? params.depth
           : undefined,
     };
+    if (this.subscriptions.size >= MAX_SUBSCRIPTIONS) {
+      this.send(
+        JSON.stringify(failure(id, "invalid_argument", `At most ${MAX_SUBSCRIPTIONS} subscriptions per connection.`)),
+      );
+      return;
+    }
     const since = typeof params.since === "number" && params.since >= 0 ? params.since : 0;
     if (this.cursor === undefined) {
       this.cursor = await this.protocol.lastSeq(this.threadId);

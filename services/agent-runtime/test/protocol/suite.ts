@@ -10,6 +10,11 @@ import { startTestRuntime, type RunningRuntime } from "../support/harness";
 export const PROTOCOL_FIXTURES = path.resolve(__dirname, "fixtures/langgraph.json");
 
 type Transport = "sse" | "websocket";
+interface Tree {
+  graph_name: string;
+  status: string;
+  children?: Tree[];
+}
 type Thread = ReturnType<Client["threads"]["stream"]>;
 interface WireEvent {
   seq: number;
@@ -169,7 +174,7 @@ export function protocolSuite(mode: { redis: boolean }): void {
     });
   });
 
-  test("namespaces and depth narrow a stream to a subgraph", async () => {
+  test("namespaces and depth narrow a stream to a subgraph; agent.getTree shows the graphs the run went through", async () => {
     const thread = open("nested", "sse");
     const events = await eventsUntil(
       thread,
@@ -189,6 +194,20 @@ export function protocolSuite(mode: { redis: boolean }): void {
     ).toBe(true);
     expect(events.find((event) => event.method === "custom")?.params.data).toEqual({ payload: { progress: "inner" } });
     expect(events.map((event) => event.params.data.event).filter(Boolean)).toEqual(["started", "completed"]);
+    // The tree of the run: the root, the child subgraph and its node.
+    const { tree } = (await thread.agent.getTree()) as unknown as { tree: Tree };
+    const shape = (node: Tree): unknown => [node.graph_name, node.status, (node.children ?? []).map(shape)];
+    await runtime.client.runs.join(thread.threadId, (await runtime.client.runs.list(thread.threadId))[0].run_id);
+    const { tree: finished } = (await thread.agent.getTree()) as unknown as { tree: Tree };
+    expect(tree.children?.[0]?.graph_name).toBe("child");
+    expect(shape(finished)).toEqual([
+      "nested",
+      "completed",
+      [
+        ["child", "completed", [["inner", "completed", []]]],
+        ["after", "completed", []],
+      ],
+    ]);
   });
 
   test("a graph that fails ends its root lifecycle as failed, with the error", async () => {
