@@ -24,7 +24,8 @@ const bytes = (value: Uint8Array | undefined): Buffer | null =>
  *   them, and a rolled-back run's checkpoints found;
  * - a checkpoint (its blobs and row) and a task's writes are each stored with ONE statement
  *   (multi-row inserts from arrays) instead of a transaction of one statement per row: atomic
- *   all the same, and a round trip instead of several on the hottest path of every run.
+ *   all the same, and a round trip instead of several on the hottest path of every run;
+ * - channel versions are unique to a branch (see getNextVersion).
  */
 export class RuntimeCheckpointer extends PostgresSaver {
   private readonly tables: { checkpoints: string; blobs: string; writes: string };
@@ -41,6 +42,19 @@ export class RuntimeCheckpointer extends PostgresSaver {
       blobs: `${schema}.checkpoint_blobs`,
       writes: `${schema}.checkpoint_writes`,
     };
+  }
+
+  /**
+   * The next version of a channel: one more than the current one, plus a random fraction. Blobs
+   * are keyed by (thread, namespace, channel, version) and never overwritten; with the official
+   * saver's plain counter, a run from an earlier checkpoint (an edited message, a regenerated
+   * answer) numbers its versions as the branch it forks from did, its blobs are dropped as
+   * duplicates and its checkpoints read the other branch's values (langgraphjs#1812). Python's
+   * saver adds a random part too; a number, not its string form, keeps versions comparable with
+   * the integers of checkpoints already stored (LangGraph compares versions with `>`).
+   */
+  override getNextVersion(current: number | undefined): number {
+    return Math.floor(typeof current === "number" ? current : 0) + 1 + Math.random();
   }
 
   /** Runs whose writes are dropped (rolled back), and each run's statements under way. */

@@ -54,3 +54,22 @@ test("what the runtime checkpointer writes, the official PostgresSaver reads the
   });
   expect(result.steps).toEqual(["propose", "review", "publish"]);
 });
+
+test("a thread stored with the official saver's integer versions goes on with ours (fractional versions)", async () => {
+  const official = new PostgresSaver(pool, undefined, { schema: "cp_test_versions" });
+  await official.setup();
+  const ours = new RuntimeCheckpointer(pool, undefined, { schema: "cp_test_versions" });
+  const graph = await (await GraphRegistry.load(EXAMPLES_CONFIG, official)).get("approval");
+  const config = { configurable: { thread_id: randomUUID() } };
+  await graph.invoke({ messages: [{ role: "user", content: "old" }] }, config);
+  const stored = await official.getTuple(config);
+  expect(Object.values(stored!.checkpoint.channel_versions).every(Number.isInteger)).toBe(true);
+
+  (graph as { checkpointer: unknown }).checkpointer = ours;
+  const { Command } = await import("@langchain/langgraph");
+  const result = await graph.invoke(new Command({ resume: { approved: true } }), config);
+  expect(result.steps).toEqual(["propose", "review", "publish"]);
+  const latest = await ours.getTuple(config);
+  expect(Object.values(latest!.checkpoint.channel_versions).some((version) => !Number.isInteger(version))).toBe(true);
+  expect(latest!.checkpoint.channel_values).toMatchObject({ draft: "proposal: old", approved: true });
+});

@@ -164,6 +164,31 @@ describe("threads through the official client", () => {
     expect(row.values.messages.at(-1)?.content).toBe("edited");
   });
 
+  test("a run from an earlier checkpoint forks the thread: each branch keeps its own values", async () => {
+    // As a chat UI edits the first message: run again from the parent of the first checkpoint
+    // that holds it. Both branches take the same number of steps from the fork, so versions
+    // numbered as a plain counter would collide and the new branch read the old one's values.
+    const thread = await rt.client.threads.create();
+    await chat(rt.client, thread.thread_id, "one", "two");
+    const original = await rt.client.threads.getHistory<Values>(thread.thread_id, { limit: 100 });
+    const firstSeen = original.findLast((entry) => entry.values.messages?.some((m) => m.content === "one"))!;
+    const { thread_id: _, ...fork } = firstSeen.parent_checkpoint!;
+    await rt.client.runs.wait(thread.thread_id, "agent", { input: say("uno"), checkpoint: fork });
+
+    const contents = (entry: { values: Values }) => (entry.values.messages ?? []).map((m) => m.content);
+    const history = await rt.client.threads.getHistory<Values>(thread.thread_id, { limit: 100 });
+    const branch = history.slice(0, history.length - original.length);
+    expect(branch.map(contents)).toEqual([["uno", "echo: uno"], ["uno"], []]);
+    expect(branch.map((entry) => entry.next)).toEqual([[], ["agent"], ["__start__"]]);
+    const children = history.filter((entry) => entry.parent_checkpoint?.checkpoint_id === fork.checkpoint_id);
+    expect(children.map(contents)).toEqual([[], ["one"]]);
+    // The original branch reads as before, and the thread goes on from the new one.
+    expect(history.slice(-original.length).map(contents)).toEqual(original.map(contents));
+    await chat(rt.client, thread.thread_id, "dos");
+    const state = await rt.client.threads.getState<Values>(thread.thread_id);
+    expect(contents(state)).toEqual(["uno", "echo: uno", "dos", "echo: dos"]);
+  });
+
   test("copy: an independent thread with the same history", async () => {
     const thread = await rt.client.threads.create({ metadata: { origin: "x" } });
     await chat(rt.client, thread.thread_id, "alpha");
