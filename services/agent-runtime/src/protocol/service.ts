@@ -115,13 +115,12 @@ export class ProtocolService {
         return this.respond(threadId, command.id, params, auth);
       case "state.get":
         return this.state(threadId, command.id, params, auth);
-      case "agent.getTree":
-        return {
-          type: "success",
-          id: command.id,
-          result: { tree: await this.tree(threadId) },
-          meta: await this.meta(threadId),
-        };
+      case "agent.getTree": {
+        const tree = await this.tree(threadId);
+        if (!tree) return failure(command.id, "no_such_run", "No run has streamed on this thread yet.");
+        return { type: "success", id: command.id, result: { tree }, meta: await this.meta(threadId) };
+      }
+
       case "subscription.reconnect":
         return failure(command.id, "not_supported", "subscription.reconnect is not supported by this server yet.");
       default:
@@ -133,9 +132,9 @@ export class ProtocolService {
    * The graph and its subgraphs as the thread's latest run went through them: each namespace with
    * the status of its last lifecycle event and its graph's name.
    */
-  private async tree(threadId: string): Promise<TreeNode> {
+  private async tree(threadId: string): Promise<TreeNode | undefined> {
     const events = await this.deps.log.range(threadId, 0, await this.deps.log.lastSeq(threadId));
-    let start = 0;
+    let start = -1;
     events.forEach((entry, index) => {
       if (
         entry.method === "lifecycle" &&
@@ -144,6 +143,7 @@ export class ProtocolService {
       )
         start = index;
     });
+    if (start < 0) return undefined;
     const nodes = new Map<string, TreeNode>();
     const root: TreeNode = { namespace: [], status: "started", graph_name: "root" };
     nodes.set("", root);

@@ -395,6 +395,7 @@ export function protocolSuite(mode: { redis: boolean }): void {
       error: "unknown_command",
     });
     expect(await answer({ id: 2, method: "run.start", params: {} })).toMatchObject({ error: "invalid_argument" });
+    expect(await answer({ id: 8, method: "agent.getTree" })).toMatchObject({ error: "no_such_run" });
     expect(await answer({ id: 3, method: "input.respond", params: { interrupt_id: "x", response: 1 } })).toMatchObject({
       error: "no_such_run",
     });
