@@ -59,9 +59,12 @@ afterAll(async () => {
   await database?.drop();
 });
 
-test("commands sent to one replica, events streamed from another, a worker killed mid-run: nothing lost", async () => {
+test("commands sent to one replica, events streamed from another (SSE and WebSocket), a worker killed mid-run: nothing lost", async () => {
   let worker = startWorker();
   const thread = openThread(commandsApi.url, "steps", "sse", { fetch: splitFetch() });
+  // A second client follows the same thread over a WebSocket on the other replica.
+  const watcher = openThread(streamApi.url, "steps", "websocket", { threadId: thread.threadId });
+  const watched = eventsUntil(watcher, ["custom", "values", "lifecycle"], rootEnd, { timeoutMs: 40_000 });
   try {
     const events = await eventsUntil(
       thread,
@@ -81,11 +84,14 @@ test("commands sent to one replica, events streamed from another, a worker kille
     expect(finalValues.visited).toEqual(["one", "two", "three"]);
     const seqs = events.map((event) => event.seq);
     expect(new Set(seqs).size).toBe(seqs.length);
+    const summary = (list: typeof events) => list.map((event) => `${event.seq}:${event.method}`);
+    expect(summary(await watched)).toEqual(summary(events));
     const state = await commandsApi.client.threads.getState(thread.threadId);
     expect((state.values as { visited: string[] }).visited).toEqual(["one", "two", "three"]);
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${output.join("")}`, { cause: error });
   } finally {
     await thread.close();
+    await watcher.close();
   }
 }, 60_000);
