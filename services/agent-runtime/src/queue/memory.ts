@@ -78,6 +78,19 @@ export class MemoryRunQueue implements RunQueue {
   }
 }
 
+/** Resolves at a log's next `change`, or when `signal` aborts. */
+function nextChange(emitter: EventEmitter, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      emitter.off("change", done);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    emitter.on("change", done);
+    signal?.addEventListener("abort", done);
+  });
+}
+
 interface Log {
   events: RunEvent[];
   ended: boolean;
@@ -136,15 +149,7 @@ export class MemoryEventLog implements EventLog {
         next += 1;
       }
       if (log.ended) return;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          log.emitter.off("change", done);
-          options.signal?.removeEventListener("abort", done);
-          resolve();
-        };
-        log.emitter.on("change", done);
-        options.signal?.addEventListener("abort", done);
-      });
+      await nextChange(log.emitter, options.signal);
     }
   }
 
@@ -221,15 +226,7 @@ export class MemoryThreadLog implements ThreadLog {
         yield entry;
         continue;
       }
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          log.emitter.off("change", done);
-          options.signal?.removeEventListener("abort", done);
-          resolve();
-        };
-        log.emitter.on("change", done);
-        options.signal?.addEventListener("abort", done);
-      });
+      await nextChange(log.emitter, options.signal);
     }
   }
 

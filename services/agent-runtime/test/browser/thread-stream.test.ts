@@ -2,27 +2,14 @@
 // (`client.threads.stream()`, ThreadStream over SSE) in headless Chromium: a chat streams, a reload
 // rejoins a run in flight, an interrupt is shown and resumed, a tool call shows its output. Every
 // request must succeed, CORS preflights included. Needs Debian's `chromium`; skipped without it.
-import { existsSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import path from "node:path";
-import { build } from "esbuild";
-import { chromium, type Browser, type Request } from "playwright-core";
+import type { Browser, Request } from "playwright-core";
 import { startTestRuntime, type RunningRuntime } from "../support/harness";
 import { PROTOCOL_FIXTURES } from "../protocol/suite";
+import { bundlePage, chromiumAvailable, launchChromium, servePage } from "./chromium";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(`ThreadStream browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+const hasChromium = chromiumAvailable("ThreadStream browser test");
 
 const PAGE =
   '<!doctype html><meta charset="utf-8"><input id="text"><button id="send">Send</button>' +
@@ -37,28 +24,13 @@ const PAGE =
   let browser: Browser;
 
   beforeAll(async () => {
-    const [bundle, started] = await Promise.all([
-      build({
-        entryPoints: [path.join(__dirname, "thread-stream-page/app.js")],
-        bundle: true,
-        write: false,
-        format: "iife",
-        platform: "browser",
-        target: "es2022",
-        logLevel: "silent",
-      }),
+    const [script, started] = await Promise.all([
+      bundlePage(path.join(__dirname, "thread-stream-page/app.js")),
       startTestRuntime({ env: { LANGGRAPH_JSON: PROTOCOL_FIXTURES } }),
     ]);
     runtime = started;
-    const script = bundle.outputFiles[0].text;
-    server = createServer((req, res) => {
-      if (req.url === "/app.js") res.writeHead(200, { "Content-Type": "text/javascript" }).end(script);
-      else if (req.url === "/favicon.ico") res.writeHead(204).end();
-      else res.writeHead(200, { "Content-Type": "text/html" }).end(PAGE);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://localhost:${(server.address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    ({ server, origin } = await servePage(PAGE, script));
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

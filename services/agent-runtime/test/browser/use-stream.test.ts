@@ -4,54 +4,14 @@
 // message and regenerates an answer (branches from earlier checkpoints) and switches between
 // branches, and resumes an interrupt. Every request must succeed: CORS preflights included, and no stream may end as
 // `net::ERR_ABORTED`. Needs Debian's `chromium` (.ci/run installs it); skipped without it.
-import { existsSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import path from "node:path";
-import { build } from "esbuild";
-import { chromium, type Browser, type Page, type Request } from "playwright-core";
+import type { Browser, Page, Request } from "playwright-core";
 import { startTestRuntime, type RunningRuntime } from "../support/harness";
+import { bundlePage, chromiumAvailable, launchChromium, servePage } from "./chromium";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(`browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-}
-
-/** Bundles the page (React, the SDK and app.ts) into one script. */
-async function bundlePage(): Promise<string> {
-  const result = await build({
-    entryPoints: [path.join(__dirname, "page/app.js")],
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-    define: { "process.env.NODE_ENV": '"production"' },
-    logLevel: "silent",
-  });
-  return result.outputFiles[0].text;
-}
-
-/** Serves the page on its own loopback origin (`localhost`, while the runtime is on 127.0.0.1). */
-async function servePage(script: string): Promise<{ server: Server; origin: string }> {
-  const html = '<!doctype html><meta charset="utf-8"><div id="root"></div><script src="/app.js"></script>';
-  const server = createServer((req, res) => {
-    if (req.url === "/app.js") res.writeHead(200, { "Content-Type": "text/javascript" }).end(script);
-    else if (req.url === "/favicon.ico") res.writeHead(204).end();
-    else res.writeHead(200, { "Content-Type": "text/html" }).end(html);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, origin: `http://localhost:${(server.address() as { port: number }).port}` };
-}
+const hasChromium = chromiumAvailable("useStream browser test");
+const PAGE = '<!doctype html><meta charset="utf-8"><div id="root"></div><script src="/app.js"></script>';
 
 (hasChromium ? describe : describe.skip)("useStream in Chromium from another origin", () => {
   let runtime: RunningRuntime;
@@ -59,10 +19,10 @@ async function servePage(script: string): Promise<{ server: Server; origin: stri
   let browser: Browser;
 
   beforeAll(async () => {
-    const [script, started] = await Promise.all([bundlePage(), startTestRuntime()]);
+    const [script, started] = await Promise.all([bundlePage(path.join(__dirname, "page/app.js")), startTestRuntime()]);
     runtime = started;
-    page = await servePage(script);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    page = await servePage(PAGE, script);
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
