@@ -14,6 +14,7 @@ import { corsMiddleware, corsSettingsOf } from "./http/cors";
 import { infoRouter } from "./info/routes";
 import { authenticateRequests } from "./auth";
 import { protocolRouter } from "./protocol/routes";
+import { uiRouter } from "./ui/routes";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
 export interface AgentRuntimeDeps {
@@ -65,6 +66,15 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
         app.use(runsRouter(deps.runtime.runs, { heartbeatMs: deps.config.STREAM_HEARTBEAT_MS }));
         app.use(statelessRouter(deps.runtime.stateless, deps.runtime.runs));
         app.use(cronsRouter(deps.runtime.crons));
+        const { assistants, ui } = deps.runtime;
+        app.use(
+          uiRouter(ui, (id) =>
+            assistants.resolve(id, { cached: true }).then(
+              (assistant) => assistant.graph_id,
+              () => undefined,
+            ),
+          ),
+        );
         app.use(
           protocolRouter(deps.runtime.protocol, deps.runtime.sockets, { heartbeatMs: deps.config.STREAM_HEARTBEAT_MS }),
         );

@@ -13,6 +13,7 @@ import { createDb, type Db } from "./db";
 import { GraphRegistry } from "./graphs/registry";
 import { SourceSchemaReader } from "./graphs/source-schemas/reader";
 import { ProtocolService } from "./protocol/service";
+import { bundleUi, type UiBundles } from "./ui/bundle";
 import { ProtocolSockets } from "./protocol/websocket";
 import { MemoryControlBus, MemoryEventLog, MemoryRunQueue } from "./queue/memory";
 import { RedisControlBus, RedisEventLog, RedisRunQueue } from "./queue/redis";
@@ -46,6 +47,8 @@ export interface Runtime {
   stateless: StatelessRunService;
   crons: CronService;
   webhooks: WebhookDispatcher;
+  /** Generative UI: each graph's bundled components (langgraph.json's `ui`). */
+  ui: UiBundles;
   /** The thread-centric protocol (commands and thread event streams), and its WebSockets. */
   protocol: ProtocolService;
   sockets: ProtocolSockets;
@@ -98,7 +101,9 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     });
     graphs.setStore(createGraphStore(db));
     // After the graphs: langgraph.json's `env` is applied, and the handler may read it.
-    const customAuth = await CustomAuth.load(readGraphProject(config.LANGGRAPH_JSON));
+    const project = readGraphProject(config.LANGGRAPH_JSON);
+    const customAuth = await CustomAuth.load(project);
+    const ui = await bundleUi(project, logger);
     const authorize = authorizerOf(customAuth);
 
     let queue: RunQueue;
@@ -245,6 +250,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       webhooks,
       protocol,
       sockets,
+      ui,
       customAuth,
       authorize,
       startWorkers(n: number) {

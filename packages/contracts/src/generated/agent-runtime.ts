@@ -846,6 +846,51 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/ui/{graph}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        graph: components["parameters"]["UiGraphPath"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The tags that load a graph's UI components
+     * @description HTML: a stylesheet link per CSS file of the bundle and the bundle's script, whose `onload` renders the component `name` into the page's shadow root `{{shadowRootId}}` (the client fills it in). URLs are absolute, on the request's host.
+     */
+    post: operations["getGraphUi"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/ui/{graph}/{file}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        graph: components["parameters"]["UiGraphPath"];
+        file: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * A file of a graph's UI bundle
+     * @description `entrypoint.js` and its stylesheet. Open without credentials (a page's script and link tags cannot send an API key): they are the graph's component code, no data.
+     */
+    get: operations["getGraphUiFile"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -1563,6 +1608,7 @@ export type components = {
     LastEventIdHeader: string;
     ThreadIdPath: string;
     SubgraphsQuery: components["schemas"]["QueryFlag"];
+    UiGraphPath: string;
   };
   requestBodies: never;
   headers: never;
@@ -3255,6 +3301,70 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
+    };
+  };
+  getGraphUi: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        graph: components["parameters"]["UiGraphPath"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          props?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The tags. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
+    };
+  };
+  getGraphUiFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        graph: components["parameters"]["UiGraphPath"];
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/javascript": string;
+          "text/css": string;
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
       default: components["responses"]["Error"];
     };
   };

@@ -14,6 +14,8 @@ import type { CustomAuth } from "./custom-auth";
 
 /** What anyone may read without credentials: probes, server info, the docs. */
 const OPEN_PATHS = /^\/(ok|ready|info|openapi\.json|docs)(\/|$)/;
+/** Generative UI bundles: a page's script and link tags cannot send credentials (code, no data). */
+const UI_FILE = /^\/ui\/[^/]+\/[^/]+$/;
 
 /** The user a deployment key stands for under custom auth (the SDK's `isStudioUser` recognises it). */
 export const STUDIO_USER_CONTEXT: AuthContext = {
@@ -58,7 +60,11 @@ export function authenticateRequests(options: AuthenticationOptions): RequestHan
   const studioKey = !!keyHashes?.length && !customAuth?.studioAuthDisabled;
   return (req, res, next) => {
     // Preflights carry no credentials (CORS answers them before this runs).
-    if (req.method === "OPTIONS" || (["GET", "HEAD"].includes(req.method) && OPEN_PATHS.test(req.path))) return next();
+    if (
+      req.method === "OPTIONS" ||
+      (["GET", "HEAD"].includes(req.method) && (OPEN_PATHS.test(req.path) || UI_FILE.test(req.path)))
+    )
+      return next();
     const refuse = (error: HttpError, reason: string) => {
       // Never the credential itself in the log.
       logger.warn({ path: req.path, method: req.method, status: error.status, reason }, "request refused");

@@ -45,6 +45,8 @@ const HANDLED_KEYS = new Set([
   "http.cors",
   "auth.path",
   "auth.disable_studio_auth",
+  "ui",
+  "ui_config",
   // Build-time keys (the CLI's image build), meaningless to a running server.
   "node_version",
   "python_version",

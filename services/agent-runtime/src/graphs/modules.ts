@@ -4,7 +4,7 @@
 import { pathToFileURL } from "node:url";
 
 // A real `import()`, which TypeScript's CommonJS output would turn into `require`.
-const nativeImport = new Function("specifier", "return import(specifier)") as (
+export const nativeImport = new Function("specifier", "return import(specifier)") as (
   specifier: string,
 ) => Promise<Record<string, unknown>>;
 
