@@ -90,6 +90,31 @@ test("the components are bundled at start-up and served as the official server s
   expect(keyless.status).toBe(401);
 });
 
+test("a component file that does not build stops start-up, naming the graph and the cause", async () => {
+  const broken = await createEmptyDatabase("genui_broken");
+  const lines: string[] = [];
+  const process = spawnRuntimeProcess(
+    "main.ts",
+    {
+      DATABASE_URL: broken.url,
+      PORT: String(await freePort()),
+      LANGGRAPH_JSON: path.resolve(__dirname, "genui-broken/langgraph.json"),
+      REDIS_URL: "",
+    },
+    lines,
+  );
+  try {
+    const code = await new Promise((resolve) => process.once("exit", resolve));
+    expect(code).not.toBe(0);
+    expect(lines.join("")).toMatch(
+      /cannot bundle the UI of graph "agent" \(\.\/broken-ui\.js\)[\s\S]*missing-component/,
+    );
+  } finally {
+    await killProcess(process);
+    await broken.drop();
+  }
+}, 60_000);
+
 test("a pushed UI message reaches values.ui, attached to its message, and the stream", async () => {
   const client = new Client({ apiUrl: url, apiKey: KEY, callerOptions: { maxRetries: 0 } });
   const thread = await client.threads.create();
