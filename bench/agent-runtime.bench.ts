@@ -2,6 +2,8 @@
 // concurrent clients of the official SDK, 1,000 streamed runs spread over 100 threads) against
 //   - this runtime (API process with in-process workers, BullMQ + Redis Streams),
 //   - this runtime with the in-process queue (no Redis),
+//   - this runtime through the thread-centric protocol (`run.start`, then the thread's event stream
+//     from the seq the command answered: what `client.threads.stream()` sends), on Redis,
 //   - the official reference server (`langgraphjs dev`, installed in bench/reference/),
 // and the same graph run in-process with the same PostgreSQL checkpointer (no HTTP) as the ceiling.
 // Prints runs/s and p50/p99 time to first event and to the end, side by side, the CPU ms each run
@@ -9,8 +11,9 @@
 //
 // Options (environment): BENCH_RUNS (1000), BENCH_THREADS (100), BENCH_CLIENTS (20),
 // BENCH_WORKERS (runtime WORKERS, 20), BENCH_LATENCY_WORKERS (WORKERS of the latency-tuned
-// api+worker run, 6), BENCH_SKIP (comma list: split,latency,redis,memory,reference,ceiling),
-// BENCH_CLIENT (sdk, or fetch: the same requests read with a bare fetch).
+// api+worker run, 6), BENCH_SKIP (comma list: split,latency,redis,memory,protocol,reference,ceiling),
+// BENCH_CLIENT (sdk, or fetch: the same requests read with a bare fetch), BENCH_TARGET_URL (only
+// the HTTP workload, against a server started by hand; BENCH_PROTOCOL=true: the protocol's).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -123,14 +126,58 @@ async function fetchRun(apiUrl: string, threadId: string, index: number): Promis
 }
 
 /**
+ * One run through the thread-centric protocol: `run.start`, then the thread's events after the seq
+ * the command answered, until the root graph's lifecycle ends.
+ */
+async function protocolRun(apiUrl: string, threadId: string, index: number): Promise<Sample> {
+  const started = performance.now();
+  const command = await fetch(`${apiUrl}/threads/${threadId}/commands`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ id: index, method: "run.start", params: { assistant_id: "agent", input: input(index) } }),
+  });
+  const answer = (await command.json()) as { type: string; meta?: { applied_through_seq: number } };
+  if (answer.type !== "success") throw new Error(JSON.stringify(answer));
+  const controller = new AbortController();
+  const response = await fetch(`${apiUrl}/threads/${threadId}/stream/events`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ channels: ["lifecycle", "updates"], since: answer.meta!.applied_through_seq }),
+    signal: controller.signal,
+  });
+  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+  let firstEventMs = NaN;
+  let text = "";
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of response.body) {
+      if (Number.isNaN(firstEventMs)) firstEventMs = performance.now() - started;
+      text += decoder.decode(chunk as Uint8Array, { stream: true });
+      if (/"namespace":\[\],"timestamp":\d+,"data":\{"event":"(completed|failed|interrupted)"/.test(text)) break;
+    }
+  } finally {
+    controller.abort();
+  }
+  if (!text.includes('"event":"completed","graph_name":"agent"')) throw new Error(`the run did not complete: ${text}`);
+  if (!text.includes("event: updates")) throw new Error("the stream ended without the agent's update");
+  return { firstEventMs, endMs: performance.now() - started };
+}
+
+/**
  * The HTTP workload: one official client per concurrent user. `serverCpuMs` reads the CPU the
  * server's processes have used (for the CPU split).
  */
-async function httpWorkload(name: string, apiUrl: string, serverCpuMs: () => number): Promise<Result> {
+async function httpWorkload(
+  name: string,
+  apiUrl: string,
+  serverCpuMs: () => number,
+  protocol = false,
+): Promise<Result> {
   const clients = Array.from({ length: CLIENTS }, () => new Client({ apiUrl, callerOptions: { maxRetries: 0 } }));
   const threads: string[] = [];
   for (let i = 0; i < THREADS; i += 1) threads.push((await clients[0].threads.create()).thread_id);
   const job = async (index: number, loop: number): Promise<Sample> => {
+    if (protocol) return protocolRun(apiUrl, threads[index % THREADS], index);
     if (process.env.BENCH_CLIENT === "fetch") return fetchRun(apiUrl, threads[index % THREADS], index);
     const started = performance.now();
     let firstEventMs = NaN;
@@ -220,6 +267,7 @@ async function runtimeWorkload(
   redisPrefix?: string,
   topology: "single" | "api+worker" = "single",
   concurrency = WORKERS,
+  protocol = false,
 ): Promise<Result> {
   const port = await freePort();
   const service = path.join(ROOT, "services/agent-runtime");
@@ -251,7 +299,7 @@ async function runtimeWorkload(
     // Each child leads its own process group (detached): its CPU is the group's.
     const groups = [child, ...workers.map((worker) => worker.child)].map((process) => process.pid!);
     const serverCpuMs = () => groups.reduce((sum, pgid) => sum + groupCpuMs(pgid), 0);
-    return await httpWorkload(name, `http://127.0.0.1:${port}`, serverCpuMs);
+    return await httpWorkload(name, `http://127.0.0.1:${port}`, serverCpuMs, protocol);
   } finally {
     await stopProcess(child);
     for (const worker of workers) await stopProcess(worker.child);
@@ -288,7 +336,12 @@ function format(value: number, digits = 1): string {
 async function main(): Promise<void> {
   if (process.env.BENCH_TARGET_URL) {
     // Profiling aid: only the HTTP workload, against a server started by hand.
-    const result = await httpWorkload(process.env.BENCH_TARGET_URL, process.env.BENCH_TARGET_URL, () => NaN);
+    const result = await httpWorkload(
+      process.env.BENCH_TARGET_URL,
+      process.env.BENCH_TARGET_URL,
+      () => NaN,
+      process.env.BENCH_PROTOCOL === "true",
+    );
     console.log(JSON.stringify(result));
     return;
   }
@@ -313,6 +366,17 @@ async function main(): Promise<void> {
       results.push(
         await runtimeWorkload(`this runtime (BullMQ + Redis Streams, WORKERS=${WORKERS})`, database, prefix),
       );
+    if (!SKIP.has("protocol"))
+      results.push(
+        await runtimeWorkload(
+          `this runtime, thread-centric protocol (Redis, WORKERS=${WORKERS})`,
+          database,
+          `${prefix}-protocol`,
+          "single",
+          WORKERS,
+          true,
+        ),
+      );
     if (!SKIP.has("memory"))
       results.push(await runtimeWorkload(`this runtime (in-process queue, WORKERS=${WORKERS})`, database));
     if (!SKIP.has("reference")) {
@@ -328,6 +392,7 @@ async function main(): Promise<void> {
     await deleteRedisKeys(testRedisUrl(), prefix).catch(() => undefined);
     await deleteRedisKeys(testRedisUrl(), `${prefix}-split`).catch(() => undefined);
     await deleteRedisKeys(testRedisUrl(), `${prefix}-latency`).catch(() => undefined);
+    await deleteRedisKeys(testRedisUrl(), `${prefix}-protocol`).catch(() => undefined);
     await database.drop();
   }
 

@@ -188,12 +188,30 @@ export class ProtocolService {
     }
   }
 
+  /**
+   * Whether the thread may be stopped at an interrupt: it is `interrupted`, or `busy` (a run that
+   * has just announced its interrupt may not have freed the thread yet). Spares the checkpoint read
+   * of `interrupts` for the common case, an idle thread.
+   */
+  private async mayBeInterrupted(threadId: string, auth?: AuthContext): Promise<boolean> {
+    try {
+      const { status } = await this.deps.threads.require(threadId, auth);
+      return status === "interrupted" || status === "busy";
+    } catch (error) {
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
+  }
+
   private async startRun(threadId: string, id: number, params: Dict, auth?: AuthContext): Promise<CommandResponse> {
     const assistantId = typeof params.assistant_id === "string" ? params.assistant_id : "";
     if (!assistantId) return failure(id, "invalid_argument", "run.start requires an assistant_id.");
     const input = params.input ?? null;
     // Input for a thread stopped at an interrupt resumes it, as the official server does.
-    const resume = input !== null && (await this.interrupts(threadId, auth)).length > 0;
+    const resume =
+      input !== null &&
+      (await this.mayBeInterrupted(threadId, auth)) &&
+      (await this.interrupts(threadId, auth)).length > 0;
     const meta = await this.meta(threadId);
     const run = await this.run(
       threadId,
@@ -297,7 +315,8 @@ export class ProtocolService {
     signal: AbortSignal,
     auth?: AuthContext,
   ): AsyncIterable<WireEvent> {
-    let visible = await this.visibility(threadId, auth);
+    // Without a caller (no custom auth) every thread is visible: nothing to check.
+    let visible = auth ? await this.visibility(threadId, auth) : "visible";
     if (visible === "hidden") throw new NotFoundError(`Thread "${threadId}" not found`);
     for await (const entry of this.deps.log.read(threadId, { since: filter.since, signal })) {
       if (visible === "absent") {

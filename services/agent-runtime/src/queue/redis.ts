@@ -260,12 +260,23 @@ function toThreadEntry([id, fields]: [string, string[]]): ThreadLogEntry {
   return entry;
 }
 
+type AppendThreadEntry = (
+  key: string,
+  seqKey: string,
+  method: string,
+  params: string,
+  maxEntries: number,
+  ttlSeconds: number,
+) => Promise<number>;
+
 class RedisThreadLog implements ThreadLog {
   constructor(
     private readonly log: RedisEventLog,
     private readonly writer: Redis,
     private readonly prefix: string,
-  ) {}
+  ) {
+    writer.defineCommand("appendThreadEntry", { numberOfKeys: 2, lua: APPEND_THREAD_ENTRY });
+  }
 
   private key(threadId: string): string {
     return `${this.prefix}:thread:${threadId}:protocol`;
@@ -273,9 +284,8 @@ class RedisThreadLog implements ThreadLog {
 
   async append(threadId: string, method: string, params: string): Promise<number> {
     const key = this.key(threadId);
-    const seq = await this.writer.eval(
-      APPEND_THREAD_ENTRY,
-      2,
+    // EVALSHA once the script is known to Redis (ioredis loads it on the first NOSCRIPT).
+    const seq = await (this.writer as Redis & { appendThreadEntry: AppendThreadEntry }).appendThreadEntry(
       key,
       `${key}:seq`,
       method,
