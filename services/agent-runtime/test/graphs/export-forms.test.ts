@@ -122,8 +122,9 @@ describe("langgraph.json loading (official forms)", () => {
   test("keys the runtime does not implement are named in one warning", () => {
     const warnings = captured.lines.filter((line) => line.level === 40);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0].keys).toEqual(["ui", "http.app", "store.index", "checkpointer.ttl"]);
-    expect(warnings[0].msg).toMatch(/ui, http\.app, store\.index, checkpointer\.ttl/);
+    // `ui` is served (generative UI): no longer among them.
+    expect(warnings[0].keys).toEqual(["http.app", "store.index", "checkpointer.ttl"]);
+    expect(warnings[0].msg).toMatch(/: http\.app, store\.index, checkpointer\.ttl$/);
   });
 
   test("LANGGRAPH_STRICT_GRAPHS: a graph that fails to load stops the load", async () => {
