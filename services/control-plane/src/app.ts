@@ -1,22 +1,10 @@
 import type { Express } from "express";
 import { controlPlaneApi } from "@lgp/contracts";
-import { createServiceApp, type Logger, type ServiceMetrics } from "@lgp/server-kit";
+import { createServiceApp } from "@lgp/server-kit";
 import { apiKeyAuth } from "./auth/middleware";
 import { createOAuthRouter } from "./oauth/mount";
-import type { ControlPlaneConfig } from "./config";
-import type { Db } from "./db";
 import { deploymentRouters } from "./deployments/mount";
-import type { ReconcileQueue } from "./queue";
-
-/** Everything the HTTP layer needs; built once in main.ts (or by a test). */
-export interface ControlPlaneDeps {
-  config: ControlPlaneConfig;
-  db: Db;
-  logger: Logger;
-  metrics?: ServiceMetrics;
-  /** Where the API queues revision and deletion jobs for the reconciler. */
-  reconcileQueue?: ReconcileQueue;
-}
+import type { ControlPlaneDeps } from "./deps";
 
 export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
   const { app } = createServiceApp({

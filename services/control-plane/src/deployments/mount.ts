@@ -1,5 +1,5 @@
 import type { Router } from "express";
-import type { ControlPlaneDeps } from "../app";
+import type { ControlPlaneDeps } from "../deps";
 import { InProcessQueue } from "../queue";
 import { RevisionRepository, RevisionService, revisionsRouter } from "../revisions";
 import { SecretCipher } from "../secrets/cipher";

@@ -1,5 +1,5 @@
 import type { Router } from "express";
-import type { ControlPlaneDeps } from "../app";
+import type { ControlPlaneDeps } from "../deps";
 import { SecretCipher } from "../secrets/cipher";
 import { oauthRouter } from "./routes";
 import { OAuthService } from "./service";
