@@ -17,6 +17,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/v1/projects/{project_id}/deploy_logs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The deployment id. */
+        project_id: components["parameters"]["ProjectId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Read a deployment's deploy log, all its revisions together */
+    post: operations["queryDeploymentDeployLogs"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/projects/{project_id}/revisions/{revision_id}/build_logs": {
     parameters: {
       query?: never;
@@ -721,6 +741,20 @@ export type components = {
      * @enum {string}
      */
     LogLevel: "debug" | "info" | "warn" | "error";
+    /** @description Lines at this level or more severe: debug, info, warn (or warning), error, in any case (the official CLI sends DEBUG, INFO, WARNING, ERROR). */
+    LogLevelFilter: string;
+    CliLogLine: {
+      message: string;
+      /** @enum {string} */
+      level: "DEBUG" | "INFO" | "WARNING" | "ERROR";
+      /** Format: date-time */
+      timestamp: string;
+    };
+    CliLogPage: {
+      logs: components["schemas"]["CliLogLine"][];
+      /** @description Pass it as `offset` for the next page; null when there is no more. */
+      next_offset: number | null;
+    };
     /**
      * @default asc
      * @enum {string}
@@ -732,11 +766,7 @@ export type components = {
       order?: components["schemas"]["LogOrder"];
       /** @default 0 */
       offset: number;
-      /**
-       * @description Lines at this level or more severe.
-       * @enum {string|null}
-       */
-      level?: "debug" | "info" | "warn" | "error" | null;
+      level?: components["schemas"]["LogLevelFilter"] | null;
       /** @description Only lines containing this text (case-insensitive). */
       query?: string | null;
       /** Format: date-time */
@@ -860,6 +890,38 @@ export interface operations {
       503: components["responses"]["Unavailable"];
     };
   };
+  queryDeploymentDeployLogs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The deployment id. */
+        project_id: components["parameters"]["ProjectId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["LogQuery"];
+      };
+    };
+    responses: {
+      /** @description A page of log lines, levels in upper case as the CLI prints them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CliLogPage"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
   queryBuildLogs: {
     parameters: {
       query?: never;
@@ -877,13 +939,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description A page of log lines. */
+      /** @description A page of log lines, levels in upper case as the CLI prints them. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["LogPage"];
+          "application/json": components["schemas"]["CliLogPage"];
         };
       };
       401: components["responses"]["Unauthorized"];
@@ -910,13 +972,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description A page of log lines. */
+      /** @description A page of log lines, levels in upper case as the CLI prints them. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["LogPage"];
+          "application/json": components["schemas"]["CliLogPage"];
         };
       };
       401: components["responses"]["Unauthorized"];
@@ -1514,7 +1576,7 @@ export interface operations {
         limit?: number;
         offset?: number;
         order?: components["schemas"]["LogOrder"];
-        level?: components["schemas"]["LogLevel"];
+        level?: components["schemas"]["LogLevelFilter"];
         /** @description Only lines containing this text (case-insensitive). */
         query?: string;
         start_time?: string;

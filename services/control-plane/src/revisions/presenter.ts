@@ -27,3 +27,15 @@ export function presentRevision(row: RevisionRow): Schemas["Revision"] {
 export function presentLogLine(row: RevisionLogRow): Schemas["LogLine"] {
   return { message: row.message, level: row.level as LogLevel, timestamp: row.timestamp.toISOString() };
 }
+
+const CLI_LEVELS: Record<LogLevel, Schemas["CliLogLine"]["level"]> = {
+  debug: "DEBUG",
+  info: "INFO",
+  warn: "WARNING",
+  error: "ERROR",
+};
+
+/** A page of log lines as the official CLI reads them (`/v1/projects/...`): levels in upper case. */
+export function presentCliLogPage(page: Schemas["LogPage"]): Schemas["CliLogPage"] {
+  return { ...page, logs: page.logs.map((line) => ({ ...line, level: CLI_LEVELS[line.level] })) };
+}

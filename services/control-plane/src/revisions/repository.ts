@@ -131,9 +131,20 @@ export class RevisionRepository {
     await this.db.revisionLog.createMany({ data: lines.map((line) => ({ revisionId, ...line })) });
   }
 
-  /** A page of a revision's log; `next` is the offset of the following page, null at the end. */
-  async logs(revisionId: string, filter: LogFilter): Promise<{ lines: RevisionLogRow[]; next: number | null }> {
-    const where: Prisma.RevisionLogWhereInput = { revisionId, kind: filter.kind };
+  /**
+   * A page of a revision's log, or of all a deployment's revisions together; `next` is the offset
+   * of the following page, null at the end.
+   */
+  async logs(
+    scope: { revisionId: string } | { deploymentId: string },
+    filter: LogFilter,
+  ): Promise<{ lines: RevisionLogRow[]; next: number | null }> {
+    const where: Prisma.RevisionLogWhereInput = {
+      ...("revisionId" in scope
+        ? { revisionId: scope.revisionId }
+        : { revision: { deploymentId: scope.deploymentId } }),
+      kind: filter.kind,
+    };
     if (filter.level) where.level = { in: LEVELS.slice(LEVELS.indexOf(filter.level)) };
     if (filter.query)
       where.message = { contains: filter.query.replace(/[\\%_]/g, (c) => `\\${c}`), mode: "insensitive" };

@@ -1,7 +1,8 @@
 import { Router, type Request } from "express";
 import type { ControlPlane } from "@lgp/contracts";
 import { invalid } from "@lgp/server-kit";
-import type { LogFilter, LogKind } from "./repository";
+import { presentCliLogPage } from "./presenter";
+import type { LogFilter, LogKind, LogLevel } from "./repository";
 import type { RevisionListQuery, RevisionService } from "./service";
 
 type LogQuery = ControlPlane.components["schemas"]["LogQuery"];
@@ -17,13 +18,20 @@ function date(value: string | null | undefined, loc: (string | number)[]): Date 
   return parsed;
 }
 
+/** A level filter in any case; `warning` (the CLI's word) is `warn`. */
+function levelOf(value: string | null | undefined): LogLevel | null {
+  if (!value) return null;
+  const level = value.toLowerCase();
+  return (level === "warning" ? "warn" : level) as LogLevel;
+}
+
 function logFilter(kind: LogKind, query: LogQuery, where: "query" | "body"): LogFilter {
   return {
     kind,
     limit: query.limit ?? 100,
     offset: query.offset ?? 0,
     order: query.order ?? "asc",
-    level: query.level ?? null,
+    level: levelOf(query.level),
     query: query.query ?? null,
     startTime: date(query.start_time, [where, "start_time"]),
     endTime: date(query.end_time, [where, "end_time"]),
@@ -55,13 +63,24 @@ export function revisionsRouter(service: RevisionService): Router {
     res.json(await service.logs(req.tenantId, req.params.deployment_id, req.params.revision_id, filter));
   });
 
-  // The official CLI's form: POST with the filter in the body; `project` is the deployment.
+  // The official CLI's form: POST with the filter in the body, levels answered in upper case;
+  // `project` is the deployment.
   for (const kind of ["build", "deploy"] as const) {
     router.post(`/v1/projects/:project_id/revisions/:revision_id/${kind}_logs`, async (req: Request, res) => {
       const filter = logFilter(kind, (req.body ?? {}) as LogQuery, "body");
-      res.json(await service.logs(req.tenantId, String(req.params.project_id), String(req.params.revision_id), filter));
+      const page = await service.logs(
+        req.tenantId,
+        String(req.params.project_id),
+        String(req.params.revision_id),
+        filter,
+      );
+      res.json(presentCliLogPage(page));
     });
   }
+  router.post("/v1/projects/:project_id/deploy_logs", async (req: Request, res) => {
+    const filter = logFilter("deploy", (req.body ?? {}) as LogQuery, "body");
+    res.json(presentCliLogPage(await service.deploymentLogs(req.tenantId, String(req.params.project_id), filter)));
+  });
 
   return router;
 }

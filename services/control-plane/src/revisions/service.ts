@@ -142,7 +142,14 @@ export class RevisionService {
     filter: LogFilter,
   ): Promise<Schemas["LogPage"]> {
     await this.revision(tenantId, deploymentId, revisionId);
-    const { lines, next } = await this.revisions.logs(revisionId, filter);
+    const { lines, next } = await this.revisions.logs({ revisionId }, filter);
+    return { logs: lines.map(presentLogLine), next_offset: next };
+  }
+
+  /** The log of all a deployment's revisions together, in the order of their lines. */
+  async deploymentLogs(tenantId: string, deploymentId: string, filter: LogFilter): Promise<Schemas["LogPage"]> {
+    await this.deployment(tenantId, deploymentId);
+    const { lines, next } = await this.revisions.logs({ deploymentId }, filter);
     return { logs: lines.map(presentLogLine), next_offset: next };
   }
 }

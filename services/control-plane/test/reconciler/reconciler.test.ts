@@ -92,6 +92,25 @@ it("ends a revision whose URL never answers in DEPLOY_FAILED with the reason in 
   const errors = await logs(created.id, created.latest_revision_id, "deploy", "&level=error");
   expect(errors.map((line) => line.message)).toEqual(expect.arrayContaining([expect.stringMatching(/did not answer/)]));
   expect(errors.every((line) => line.level === "error")).toBe(true);
+  // The CLI's forms: its level names in any case, levels answered in upper case; the deployment's
+  // deploy log (all its revisions) holds the same lines.
+  const cli = await h.api
+    .post(`/v1/projects/${created.id}/revisions/${created.latest_revision_id}/deploy_logs`)
+    .send({ level: "ERROR", order: "desc", limit: 100 });
+  expect(cli.status).toBe(200);
+  expect(cli.body.logs.map((line: { message: string }) => line.message)).toEqual(
+    errors.map((line) => line.message).reverse(),
+  );
+  expect(cli.body.logs.every((line: { level: string }) => line.level === "ERROR")).toBe(true);
+  const project = await h.api.post(`/v1/projects/${created.id}/deploy_logs`).send({ level: "Error" });
+  expect(project.status).toBe(200);
+  expect(project.body.logs.map((line: { message: string }) => line.message)).toEqual(
+    errors.map((line) => line.message),
+  );
+  const everything = await h.api.post(`/v1/projects/${created.id}/deploy_logs`).send({});
+  expect(new Set(everything.body.logs.map((line: { level: string }) => line.level))).toEqual(
+    new Set(["INFO", "ERROR"]),
+  );
 });
 
 it("ends an internal_docker revision in DEPLOY_FAILED: the local deployer runs no container images", async () => {
@@ -128,6 +147,16 @@ it("ends a failing install_command in BUILD_FAILED; the build log holds the outp
     warnings.every((line) => /broken-dependency/.test(line.message) && ["warn", "error"].includes(line.level)),
   ).toBe(true);
   expect(warnings.length).toBeLessThan(all.length);
+  // The CLI's word for the level (WARNING) reads the same lines, answered in upper case.
+  const cliWarnings = await h.api
+    .post(`/v1/projects/${created.id}/revisions/${created.latest_revision_id}/build_logs`)
+    .send({ level: "WARNING", query: "BROKEN" });
+  expect(cliWarnings.body.logs.map((line: { message: string }) => line.message)).toEqual(
+    warnings.map((line) => line.message),
+  );
+  expect(cliWarnings.body.logs.every((line: { level: string }) => ["WARNING", "ERROR"].includes(line.level))).toBe(
+    true,
+  );
   // The CLI's form of the same read, paged.
   const page = await h.api
     .post(`/v1/projects/${created.id}/revisions/${created.latest_revision_id}/build_logs`)

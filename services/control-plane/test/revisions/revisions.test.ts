@@ -73,6 +73,12 @@ it("answers 404 for an unknown revision or deployment, and 422 for bad input", a
     expect(bad.status).toBe(422);
     expect(bad.body.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc })]));
   }
+  const badLevel = await h.api
+    .post(`/v1/projects/${deployment.id}/revisions/${deployment.latest_revision_id}/build_logs`)
+    .send({ level: "LOUD" });
+  expect(badLevel.status).toBe(422);
+  expect(badLevel.body.detail[0].loc).toEqual(["body", "level"]);
+  expect((await h.api.post(`/v1/projects/${randomUUID()}/deploy_logs`).send({})).status).toBe(404);
   const badBody = await h.api
     .post(`/v1/projects/${deployment.id}/revisions/${deployment.latest_revision_id}/deploy_logs`)
     .send({ limit: 0 });

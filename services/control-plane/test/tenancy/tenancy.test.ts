@@ -40,6 +40,7 @@ it("tenant B cannot read, list, patch or delete tenant A's deployment (404, as i
     await asB.post(`${base}/api-key`),
     await asB.get(`${revision}/logs/deploy`),
     await asB.post(`/v1/projects/${ownedByA.id}/revisions/${ownedByA.latest_revision_id}/build_logs`).send({}),
+    await asB.post(`/v1/projects/${ownedByA.id}/deploy_logs`).send({}),
   ]) {
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ detail: expect.stringMatching(/not found/) });
