@@ -6,7 +6,7 @@ import { ServerResponse, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Express } from "express";
 import { WebSocketServer, type WebSocket } from "ws";
-import type { Logger } from "@lgp/server-kit";
+import { HttpError, type Logger } from "@lgp/server-kit";
 import type { AuthContext } from "../auth";
 import {
   errorResponse,
@@ -131,7 +131,11 @@ class ProtocolConnection {
       // Other commands run beside the event flow; their answers join the queue.
       this.protocol
         .command(this.threadId, command as Command, this.auth)
-        .catch((error) => errorResponse(id, error))
+        .catch((error) => {
+          if (!(error instanceof HttpError))
+            this.logger.error({ err: error, threadId: this.threadId, method }, "protocol WebSocket: a command failed");
+          return errorResponse(id, error);
+        })
         .then((response) => this.respond(response));
     }
   }
