@@ -650,7 +650,8 @@ export type components = {
       source: components["schemas"]["DeploymentSource"];
       source_config: components["schemas"]["SourceConfig"];
       source_revision_config: components["schemas"]["SourceRevisionConfig"];
-      secrets: components["schemas"]["Secret"][];
+      /** @description None when absent (the official CLI sends them only when it has some). */
+      secrets?: components["schemas"]["Secret"][];
       secret_references?: components["schemas"]["SecretReference"][];
       image_version?: string | null;
       tag_value_ids?: string[];
@@ -665,6 +666,13 @@ export type components = {
       secret_references?: components["schemas"]["SecretReference"][];
       image_version?: string | null;
       tag_value_ids?: string[];
+      /**
+       * @description The source of the revision this PATCH starts, as the official CLI names it; it must be the deployment's own source.
+       * @enum {string}
+       */
+      revision_source?: "github" | "external_docker" | "internal_docker" | "internal_source";
+      /** @description Packages the official CLI asks the hosted service to watch for updates. Accepted and not used: this control plane rebuilds only when asked. */
+      tracked_packages?: string[];
     };
     Deployment: {
       /** Format: uuid */
@@ -1339,7 +1347,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The new deployment; `latest_revision_id` names its first revision. `api_key` is the key of its agent runtime, shown this once (only its hash is kept). */
+      /** @description The new deployment; `latest_revision_id` names its first revision, or is null for a deployment that awaits its upload or image (`internal_source` with neither `repo_url` nor `source_tarball_path`, `internal_docker` without `image_uri`, as `langgraph deploy` creates them): the PATCH that names it starts the first revision. `api_key` is the key of its agent runtime, shown this once (only its hash is kept). */
       201: {
         headers: {
           [name: string]: unknown;

@@ -49,10 +49,12 @@ export class DeploymentRepository {
   constructor(private readonly db: Db) {}
 
   /** Creates the deployment and its first revision in one transaction. */
-  async create(data: NewDeployment, revision: Omit<NewRevision, "deploymentId">): Promise<DeploymentRow> {
+  /** A deployment and its first revision (none for a deployment that awaits its upload or image). */
+  async create(data: NewDeployment, revision: Omit<NewRevision, "deploymentId"> | null): Promise<DeploymentRow> {
     try {
       return await this.db.$transaction(async (tx) => {
         const created = await tx.deployment.create({ data });
+        if (!revision) return created;
         const first = await insertRevision(tx, { ...revision, deploymentId: created.id });
         return tx.deployment.update({ where: { id: created.id }, data: { latestRevisionId: first.id } });
       });

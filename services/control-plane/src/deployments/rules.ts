@@ -106,14 +106,31 @@ export function mergeRevisionConfig(
  * URL the deployer reported (stored as custom_url for non-external sources): sending it back is
  * not an attempt to set it.
  */
+/**
+ * A deployment the official CLI creates before it has anything to run: `internal_source` with
+ * neither a repository nor an uploaded tarball yet, `internal_docker` without an image yet. It has
+ * no revision until the PATCH that names the upload or the pushed image.
+ */
+export function awaitsFirstRevision(
+  source: DeploymentSource,
+  config: SourceConfig,
+  revision: StoredRevisionConfig,
+): boolean {
+  if (source === "internal_source") return !config.repo_url && !revision.source_tarball_path;
+  if (source === "internal_docker") return !revision.image_uri;
+  return false;
+}
+
 export function checkSourceRules(
   source: DeploymentSource,
   config: SourceConfig,
   revision: StoredRevisionConfig,
   reportedUrl: string | null = null,
+  /** The deployment awaits its first revision: what that revision will bring may be missing. */
+  pending = false,
 ): void {
   if (isSourceBuild(source)) {
-    if (!revision.langgraph_config_path) {
+    if (!revision.langgraph_config_path && !pending) {
       throw invalid(
         ["body", "source_revision_config", "langgraph_config_path"],
         `langgraph_config_path (graph_config_path) is required for source ${source}`,
@@ -122,7 +139,7 @@ export function checkSourceRules(
     if (source === "github" && !config.repo_url) {
       throw invalid(["body", "source_config", "repo_url"], "repo_url is required for source github");
     }
-    if (source === "internal_source" && !config.repo_url && !revision.source_tarball_path) {
+    if (source === "internal_source" && !config.repo_url && !revision.source_tarball_path && !pending) {
       throw invalid(
         ["body", "source_config", "repo_url"],
         "repo_url or source_revision_config.source_tarball_path is required for source internal_source",
@@ -135,7 +152,7 @@ export function checkSourceRules(
         `langgraph_config_path (graph_config_path) must be null for source ${source}`,
       );
     }
-    if (!revision.image_uri) {
+    if (!revision.image_uri && !pending) {
       throw invalid(["body", "source_revision_config", "image_uri"], `image_uri is required for source ${source}`);
     }
   }

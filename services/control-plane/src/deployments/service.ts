@@ -19,6 +19,7 @@ import { decodeOffset, nextOffset } from "./paging";
 import { presentDeployment } from "./presenter";
 import { DeploymentRepository, type DeploymentChanges, type DeploymentRow } from "./repository";
 import {
+  awaitsFirstRevision,
   checkSourceRules,
   mergeRevisionConfig,
   mergeSourceConfigPatch,
@@ -51,12 +52,16 @@ export class DeploymentService {
     private readonly logger: Logger,
   ) {}
 
-  /** Creates the deployment and its first revision; the answer carries its runtime's key, once. */
+  /**
+   * Creates the deployment and its first revision (none yet for a deployment that awaits its upload
+   * or image: see awaitsFirstRevision); the answer carries its runtime's key, once.
+   */
   async create(tenantId: string, body: DeploymentCreate): Promise<DeploymentWithKey> {
     const sourceConfig = normaliseSourceConfig(body.source_config);
     const revisionConfig = mergeRevisionConfig(null, body.source_revision_config);
-    checkSourceRules(body.source, sourceConfig, revisionConfig);
-    const secrets = encryptSecrets(this.cipher, body.secrets);
+    const pending = awaitsFirstRevision(body.source, sourceConfig, revisionConfig);
+    checkSourceRules(body.source, sourceConfig, revisionConfig, null, pending);
+    const secrets = encryptSecrets(this.cipher, body.secrets ?? []);
     const runtimeKey = mintRuntimeKey();
     const row = await this.repository.create(
       {
@@ -74,14 +79,16 @@ export class DeploymentService {
         runtimeKeyHash: runtimeKey.hash,
         runtimeKeyPrefix: runtimeKey.prefix,
       },
-      {
-        source: body.source,
-        sourceRevisionConfig: json(revisionConfig),
-        resourceSpec: sourceConfig.resource_spec ? json(sourceConfig.resource_spec) : null,
-        secrets: json(secrets),
-      },
+      pending
+        ? null
+        : {
+            source: body.source,
+            sourceRevisionConfig: json(revisionConfig),
+            resourceSpec: sourceConfig.resource_spec ? json(sourceConfig.resource_spec) : null,
+            secrets: json(secrets),
+          },
     );
-    await this.enqueue({ type: "revision", revisionId: row.latestRevisionId! });
+    if (row.latestRevisionId) await this.enqueue({ type: "revision", revisionId: row.latestRevisionId });
     return { ...presentDeployment(row), api_key: runtimeKey.key };
   }
 
@@ -127,15 +134,25 @@ export class DeploymentService {
     const revisionConfig = body.source_revision_config
       ? mergeRevisionConfig(currentRevision, body.source_revision_config)
       : currentRevision;
+    // The official CLI names the source of the revision it sends; it must be the deployment's.
+    if (body.revision_source !== undefined && body.revision_source !== source) {
+      throw invalid(
+        ["body", "revision_source"],
+        `revision_source ${body.revision_source} does not match the deployment's source ${source}`,
+      );
+    }
+    // A deployment still without a revision gets one only once its upload or image is named.
+    const pending = !row.latestRevisionId && awaitsFirstRevision(source, sourceConfig, revisionConfig);
     checkSourceRules(
       source,
       sourceConfig,
       revisionConfig,
       source === "external_docker" ? null : (currentConfig.custom_url ?? null),
+      pending,
     );
     const stored = row.secrets as unknown as StoredSecret[];
     const secrets = body.secrets !== undefined ? mergeSecrets(this.cipher, stored, body.secrets) : stored;
-    const createsRevision = patchCreatesRevision(body);
+    const createsRevision = patchCreatesRevision(body) && !pending;
 
     const changes: DeploymentChanges = {
       sourceConfig: json(sourceConfig),

@@ -183,12 +183,6 @@ describe("validation (422)", () => {
       /repo_url/,
     ],
     [
-      "internal_source without repo_url or source",
-      sourceBody("r4", { source_config: {} }),
-      ["body", "source_config", "repo_url"],
-      /repo_url/,
-    ],
-    [
       "a docker source without image_uri",
       dockerBody("r5", { source_revision_config: {} }),
       ["body", "source_revision_config", "image_uri"],
@@ -589,5 +583,84 @@ describe("delete", () => {
     const tooMany = Array.from({ length: 101 }, () => randomUUID()).join(",");
     expect422(await h.api.delete(`/v2/deployments?deployment_ids=${tooMany}`), ["query", "deployment_ids"]);
     expect422(await h.api.delete("/v2/deployments"), ["query", "deployment_ids"]);
+  });
+});
+
+describe("deployments the official CLI creates before their upload or image (langgraph deploy)", () => {
+  const revisionsOf = async (id: string) => (await h.api.get(`/v2/deployments/${id}/revisions`)).body.resources;
+
+  it("creates an internal_source deployment with no revision, and starts one when the PATCH names the upload", async () => {
+    const created = await h.api.post("/v2/deployments").send({
+      name: "cli-source",
+      source: "internal_source",
+      source_config: { deployment_type: "dev" },
+      source_revision_config: {},
+      secrets: [{ name: "OPENAI_API_KEY", value: "sk-cli" }],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      latest_revision_id: null,
+      active_revision_id: null,
+      status: "AWAITING_DATABASE",
+    });
+    expect(created.body.api_key).toMatch(/^lgp_/);
+    expect(await revisionsOf(created.body.id)).toEqual([]);
+    // Without the config path the revision cannot build: refused, and still no revision.
+    const noPath = await h.api.patch(`/v2/deployments/${created.body.id}`).send({
+      revision_source: "internal_source",
+      source_revision_config: { source_tarball_path: "/uploads/cli-source.tar.gz" },
+    });
+    expect422(noPath, ["body", "source_revision_config", "langgraph_config_path"]);
+    const patched = await h.api.patch(`/v2/deployments/${created.body.id}`).send({
+      revision_source: "internal_source",
+      source_revision_config: {
+        source_tarball_path: "/uploads/cli-source.tar.gz",
+        langgraph_config_path: "langgraph.json",
+      },
+      source_config: { install_command: "npm ci" },
+      tracked_packages: ["@langchain/langgraph"],
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.latest_revision_id).toEqual(expect.any(String));
+    const [revision] = await revisionsOf(created.body.id);
+    expect(revision).toMatchObject({
+      id: patched.body.latest_revision_id,
+      source: "internal_source",
+      source_revision_config: {
+        source_tarball_path: "/uploads/cli-source.tar.gz",
+        langgraph_config_path: "langgraph.json",
+      },
+    });
+  });
+
+  it("creates an internal_docker deployment with no revision; a PATCH without the image keeps it so, one with it starts the revision", async () => {
+    const created = await h.api.post("/v2/deployments").send({
+      name: "cli-image",
+      source: "internal_docker",
+      source_config: {},
+      source_revision_config: {},
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.latest_revision_id).toBeNull();
+    const id = created.body.id;
+    const secretsOnly = await h.api.patch(`/v2/deployments/${id}`).send({ secrets: [{ name: "TOKEN", value: "t" }] });
+    expect(secretsOnly.status).toBe(200);
+    expect(secretsOnly.body.latest_revision_id).toBeNull();
+    expect422(
+      await h.api
+        .patch(`/v2/deployments/${id}`)
+        .send({ revision_source: "internal_source", source_revision_config: { image_uri: "registry.local/cli:1" } }),
+      ["body", "revision_source"],
+      /does not match/,
+    );
+    const pushed = await h.api
+      .patch(`/v2/deployments/${id}`)
+      .send({ revision_source: "internal_docker", source_revision_config: { image_uri: "registry.local/cli:1" } });
+    expect(pushed.status).toBe(200);
+    const [revision] = await revisionsOf(id);
+    expect(revision).toMatchObject({
+      id: pushed.body.latest_revision_id,
+      source_revision_config: { image_uri: "registry.local/cli:1" },
+    });
   });
 });
