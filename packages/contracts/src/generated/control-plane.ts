@@ -284,6 +284,28 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/v2/deployments/{deployment_id}/push-token": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A registry token to push a deployment's image (langgraph deploy)
+     * @description For `internal_docker` deployments only (400 for any other source, with the message the official CLI looks for). This control plane has no container registry of its own yet, so an `internal_docker` deployment is answered 501, saying so: push the image to a registry the runtime can pull from and PATCH `source_revision_config.image_uri`.
+     */
+    post: operations["requestPushToken"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v2/deployments/{deployment_id}/revisions": {
     parameters: {
       query?: never;
@@ -822,6 +844,24 @@ export type components = {
     };
     /** @description The resource does not exist for this tenant. */
     NotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
+    /** @description The request cannot apply to this resource. */
+    BadRequest: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
+    /** @description This control plane does not offer the feature (it says which, and what to do instead). */
+    NotImplemented: {
       headers: {
         [name: string]: unknown;
       };
@@ -1513,6 +1553,25 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  requestPushToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      501: components["responses"]["NotImplemented"];
       503: components["responses"]["Unavailable"];
     };
   };

@@ -653,6 +653,10 @@ describe("deployments the official CLI creates before their upload or image (lan
       ["body", "revision_source"],
       /does not match/,
     );
+    // No registry here yet: the push token is refused, saying what to do instead.
+    const token = await h.api.post(`/v2/deployments/${id}/push-token`);
+    expect(token.status).toBe(501);
+    expect(token.body.detail).toMatch(/no container registry.*PATCH source_revision_config\.image_uri/);
     const pushed = await h.api
       .patch(`/v2/deployments/${id}`)
       .send({ revision_source: "internal_docker", source_revision_config: { image_uri: "registry.local/cli:1" } });
@@ -662,5 +666,13 @@ describe("deployments the official CLI creates before their upload or image (lan
       id: pushed.body.latest_revision_id,
       source_revision_config: { image_uri: "registry.local/cli:1" },
     });
+  });
+
+  it("refuses a push token for a deployment whose source is not internal_docker (400, the CLI's message)", async () => {
+    const source = await h.api.post("/v2/deployments").send(sourceBody("cli-no-push"));
+    const refused = await h.api.post(`/v2/deployments/${source.body.id}/push-token`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain("only available for 'internal_docker' source deployments");
+    expect((await h.api.post(`/v2/deployments/${randomUUID()}/push-token`)).status).toBe(404);
   });
 });
