@@ -48,6 +48,16 @@ export const controlPlaneEnv = z.object({
   DEPLOYMENTS_DATABASE_URL: env.postgresUrl().optional(),
   /** local deployer: where revisions are checked out and built; default `.data/deployments` in the repository. */
   DEPLOYMENTS_DIR: z.string().min(1).optional(),
+  /** Where uploaded source tarballs are kept (langgraph deploy); default `.data/uploads` in the repository. */
+  UPLOADS_DIR: z.string().min(1).optional(),
+  /** The largest source upload accepted, in bytes (the official CLI sends at most 200 MB). */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(200 * 1024 * 1024),
+  /** Seconds an upload URL stays valid. */
+  UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
   /** local deployer: seconds an agent runtime may take to answer /ok (and an external_docker URL). */
   LOCAL_DEPLOY_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
   /** Revisions one control plane drives at the same time. */

@@ -392,6 +392,51 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/v2/deployments/{deployment_id}/upload-url": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A URL to upload a source tarball to (internal_source deployments)
+     * @description A signed URL (HMAC, valid UPLOAD_URL_TTL_SECONDS, usable once) and the object path to name in `PATCH /v2/deployments/{id}` as `source_revision_config.source_tarball_path`. 400 for a deployment whose source is not internal_source.
+     */
+    post: operations["requestUploadUrl"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/uploads/{token}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The signed part of an upload URL. */
+        token: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Upload a source tarball to a URL from upload-url
+     * @description The body is the gzip tarball, streamed to disk (never held in memory). Refused: an invalid or expired URL (403), a used one (409), more than UPLOAD_MAX_BYTES (413), not gzip (415), a tarball with links, special files or paths outside its root (422). Needs no API key: the URL is the credential.
+     */
+    put: operations["uploadSourceTarball"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -890,6 +935,15 @@ export type components = {
     };
     /** @description X-Tenant-Id names another tenant than the API key's. */
     TenantMismatch: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
+    /** @description The upload is refused; `detail` says why. */
+    UploadRefused: {
       headers: {
         [name: string]: unknown;
       };
@@ -1700,6 +1754,73 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  requestUploadUrl: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: components["parameters"]["DeploymentId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The upload URL and object path. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            upload_url: string;
+            object_path: string;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  uploadSourceTarball: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The signed part of an upload URL. */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/gzip": string;
+        "application/octet-stream": string;
+      };
+    };
+    responses: {
+      /** @description Stored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            object_path: string;
+            bytes: number;
+          };
+        };
+      };
+      403: components["responses"]["UploadRefused"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["UploadRefused"];
+      415: components["responses"]["UploadRefused"];
       422: components["responses"]["ValidationError"];
       503: components["responses"]["Unavailable"];
     };

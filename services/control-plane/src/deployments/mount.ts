@@ -3,6 +3,7 @@ import type { ControlPlaneDeps } from "../deps";
 import { InProcessQueue } from "../queue";
 import { RevisionRepository, RevisionService, revisionsRouter } from "../revisions";
 import { SecretCipher } from "../secrets/cipher";
+import { UploadService, UploadStore, uploadSigningKey, uploadsDirOf, uploadsRouter } from "../uploads";
 import { DeploymentRepository } from "./repository";
 import { deploymentsRouter } from "./routes";
 import { DeploymentService } from "./service";
@@ -17,8 +18,16 @@ export function deploymentRouters(deps: ControlPlaneDeps): Router[] {
   const queue = deps.reconcileQueue ?? new InProcessQueue(deps.logger);
   const deployments = new DeploymentRepository(deps.db);
   const revisions = new RevisionRepository(deps.db);
+  const uploads = new UploadStore(uploadsDirOf(deps.config), deps.config.UPLOAD_MAX_BYTES);
   return [
-    deploymentsRouter(new DeploymentService(deployments, cipher, queue, deps.logger)),
+    deploymentsRouter(new DeploymentService(deployments, cipher, queue, deps.logger, uploads)),
     revisionsRouter(new RevisionService(deployments, revisions, queue, deps.logger)),
+    uploadsRouter(
+      new UploadService(deployments, uploads, {
+        publicUrl: deps.config.PUBLIC_URL,
+        key: uploadSigningKey(deps.config.SECRETS_ENCRYPTION_KEY),
+        ttlMs: deps.config.UPLOAD_URL_TTL_SECONDS * 1000,
+      }),
+    ),
   ];
 }

@@ -28,6 +28,7 @@ import {
 } from "./rules";
 import { mintRuntimeKey } from "./runtime-key";
 import { encryptSecrets, mergeSecrets } from "./secrets";
+import { UploadStore } from "../uploads/store";
 
 const MAX_BULK_DELETE = 100;
 
@@ -50,7 +51,21 @@ export class DeploymentService {
     private readonly cipher: SecretCipher,
     private readonly queue: ReconcileQueue,
     private readonly logger: Logger,
+    /** Source uploads: a `source_tarball_path` naming one must be an arrived upload of the deployment. */
+    private readonly uploads?: UploadStore,
   ) {}
+
+  /** 422 unless an upload's object path names an upload of `deploymentId` that has arrived. */
+  private checkUpload(revision: StoredRevisionConfig, deploymentId: string | undefined): void {
+    const value = revision.source_tarball_path;
+    if (!value || !UploadStore.isObjectPath(value)) return;
+    if (!deploymentId || !this.uploads?.fileOf(value, deploymentId)) {
+      throw invalid(
+        ["body", "source_revision_config", "source_tarball_path"],
+        `${value} is not an upload of this deployment: ask POST /v2/deployments/{id}/upload-url for one and PUT the tarball there`,
+      );
+    }
+  }
 
   /**
    * Creates the deployment and its first revision (none yet for a deployment that awaits its upload
@@ -61,6 +76,8 @@ export class DeploymentService {
     const revisionConfig = mergeRevisionConfig(null, body.source_revision_config);
     const pending = awaitsFirstRevision(body.source, sourceConfig, revisionConfig);
     checkSourceRules(body.source, sourceConfig, revisionConfig, null, pending);
+    // An upload belongs to a deployment that exists already.
+    this.checkUpload(revisionConfig, undefined);
     const secrets = encryptSecrets(this.cipher, body.secrets ?? []);
     const runtimeKey = mintRuntimeKey();
     const row = await this.repository.create(
@@ -150,6 +167,7 @@ export class DeploymentService {
       source === "external_docker" ? null : (currentConfig.custom_url ?? null),
       pending,
     );
+    if (body.source_revision_config?.source_tarball_path !== undefined) this.checkUpload(revisionConfig, row.id);
     const stored = row.secrets as unknown as StoredSecret[];
     const secrets = body.secrets !== undefined ? mergeSecrets(this.cipher, stored, body.secrets) : stored;
     const createsRevision = patchCreatesRevision(body) && !pending;

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { UploadStore } from "../../uploads/store";
 import { dropDatabase, ensureDatabase, type Logger } from "@lgp/server-kit";
 import {
   DeployerError,
@@ -36,6 +37,8 @@ export interface LocalDeployerOptions {
   runtimeLogLevel?: string;
   /** The agent runtime entry point; default this repository's services/agent-runtime. */
   runtimeEntry?: string;
+  /** Where uploaded source tarballs are (a `source_tarball_path` of `uploads/...` names one). */
+  uploadsDir?: string;
 }
 
 /** Variables the platform sets for a runtime; a secret cannot override them. */
@@ -101,7 +104,7 @@ export class LocalDeployer implements Deployer {
     }
     rmSync(dir, { recursive: true, force: true });
     const repoUrl = stringOf(deployment.sourceConfig.repo_url);
-    const sourcePath = stringOf(config.source_tarball_path);
+    const sourcePath = this.sourcePathOf(stringOf(config.source_tarball_path), deployment.id);
     let repoCommitSha: string | undefined;
     // A redeployed revision carries the commit of the revision it copies: build exactly that.
     if (repoUrl)
@@ -204,6 +207,16 @@ export class LocalDeployer implements Deployer {
   /** Stops every runtime this process started (control-plane shutdown, end of a test). */
   stopAll(): Promise<void> {
     return this.processes.stopAll();
+  }
+
+  /** An upload's object path (`uploads/<deployment>/<id>.tar.gz`) as its file; any other path as it is. */
+  private sourcePathOf(value: string | null, deploymentId: string): string | null {
+    if (!value || !UploadStore.isObjectPath(value)) return value;
+    const file = this.options.uploadsDir
+      ? new UploadStore(this.options.uploadsDir, 0).fileOf(value, deploymentId)
+      : undefined;
+    if (!file) throw new DeployerError(`the upload ${value} is not there (uploads are kept in UPLOADS_DIR)`);
+    return file;
   }
 }
 
