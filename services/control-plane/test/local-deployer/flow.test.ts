@@ -251,3 +251,50 @@ it("creates, serves, updates, rolls back and deletes an internal_source deployme
   expect(await databaseExists(id)).toBe(false);
   expect(existsSync(path.join(h.workDir, id))).toBe(false);
 }, 600_000);
+
+it("deploys the way langgraph deploy does: no revision, upload URL, tarball of examples/, PATCH, DEPLOYED, logs", async () => {
+  const created = await h.api.post("/v2/deployments").send({
+    name: "example-cli",
+    source: "internal_source",
+    source_config: { deployment_type: "dev" },
+    source_revision_config: {},
+  });
+  expect(created.status).toBe(201);
+  expect(created.body.latest_revision_id).toBeNull();
+  const id = created.body.id as string;
+  const cliKey = created.body.api_key as string;
+  const { upload_url: uploadUrl, object_path: objectPath } = (await h.api.post(`/v2/deployments/${id}/upload-url`))
+    .body as { upload_url: string; object_path: string };
+  const tarball = path.join(h.workDir, "example-cli.tar.gz");
+  execFileSync("tar", ["-czf", tarball, "--exclude=node_modules", "-C", path.join(REPO_ROOT, "examples"), "."]);
+  // The URL is the credential: no API key on the upload.
+  const put = await h.raw
+    .put(new URL(uploadUrl).pathname)
+    .set("Content-Type", "application/gzip")
+    .send(readFileSync(tarball));
+  expect(put.status).toBe(200);
+  const patched = await h.api.patch(`/v2/deployments/${id}`).send({
+    revision_source: "internal_source",
+    source_revision_config: { source_tarball_path: objectPath, langgraph_config_path: "langgraph.json" },
+  });
+  expect(patched.status).toBe(200);
+  const [latest] = (await h.api.get(`/v2/deployments/${id}/revisions?limit=1`)).body.resources;
+  const revision = await h.waitForRevision(id, latest.id, ["DEPLOYED", "BUILD_FAILED", "DEPLOY_FAILED"], 150_000);
+  expect(revision.status).toBe("DEPLOYED");
+  const served = await searchAssistants(String(revision.url), cliKey);
+  expect(((await served.json()) as { graph_id: string }[]).map((a) => a.graph_id).sort()).toEqual(exampleGraphs);
+  const build = await h.api
+    .post(`/v1/projects/${id}/revisions/${latest.id}/build_logs`)
+    .send({ limit: 100, order: "desc" });
+  expect(build.body.logs.map((line: { message: string }) => line.message)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^unpacking /)]),
+  );
+  const deploy = await h.api.post(`/v1/projects/${id}/deploy_logs`).send({ level: "INFO", limit: 100 });
+  expect(deploy.body.logs.map((line: { message: string }) => line.message)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^status DEPLOYING -> DEPLOYED/)]),
+  );
+  expect(deploy.body.logs.every((line: { level: string }) => ["INFO", "WARNING", "ERROR"].includes(line.level))).toBe(
+    true,
+  );
+  expect((await h.api.delete(`/v2/deployments/${id}`)).status).toBe(204);
+}, 200_000);
