@@ -68,6 +68,30 @@ test("text PostgreSQL cannot store (a lone surrogate) is a 422 naming the field 
   expect(((await store.json()) as { detail: string }).detail).toMatch(/^body\.filter\.k: .*surrogate/);
 });
 
+test("numbers past what the database holds (an offset beyond 64 bits, a version beyond 32) are a 422 naming the field", async () => {
+  const huge = 9223372036854776000; // what the fuzzer sent: 2^63 as a double, one past PostgreSQL's bigint
+  for (const [method, path, body, field] of [
+    ["POST", "/assistants/search", { offset: huge }, "body.offset"],
+    ["POST", "/threads/search", { offset: huge }, "body.offset"],
+    ["POST", "/runs/crons/search", { offset: huge }, "body.offset"],
+    ["POST", "/store/items/search", { namespace_prefix: ["a"], offset: huge }, "body.offset"],
+    ["POST", "/assistants/agent/versions", { offset: huge }, "body.offset"],
+    ["POST", "/assistants/agent/latest", { version: 2 ** 31 }, "body.version"],
+    ["GET", `/threads/${threadId}/runs?offset=${huge}`, undefined, "query.offset"],
+  ] as const) {
+    const response = await fetch(`${rt.url}${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect([path, response.status]).toEqual([path, 422]);
+    expect([path, ((await response.json()) as { detail: string }).detail]).toEqual([
+      path,
+      expect.stringContaining(field),
+    ]);
+  }
+});
+
 async function send(method: string, path: string, body: unknown): Promise<{ status: number; text: string }> {
   const response = await fetch(`${rt.url}${path}`, {
     method,
