@@ -21,7 +21,11 @@ export function protocolRouter(
   router.post("/threads/:thread_id/stream/events", async (req, res) => {
     const filter = req.body as EventFilter;
     const problem = filterProblem(filter);
-    if (problem) throw invalid(["body", "channels"], problem);
+    if (problem)
+      throw invalid(
+        ["body", "channels"],
+        problem === "empty" ? "channels must be a non-empty array" : "channels holds an unsupported channel",
+      );
     const threadId = req.params.thread_id;
     const auth = authOf(res);
     // Refused before the stream starts when the thread is another user's.

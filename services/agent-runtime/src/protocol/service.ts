@@ -8,6 +8,7 @@ import { HttpError, NotFoundError } from "@lgp/server-kit";
 import type { AuthContext } from "../auth";
 import type { ThreadLog, ThreadLogEntry } from "../queue/types";
 import type { RunCreate, RunService } from "../runs/service";
+import type { ThreadRow } from "../threads/repository";
 import type { ThreadService } from "../threads/service";
 import { protocolState } from "./state";
 
@@ -70,12 +71,11 @@ export function failure(id: number | null, error: ErrorCode, message: string): C
   return { type: "error", id, error, message };
 }
 
-/** A filter's channels are all known ones (`custom:<name>` included); its namespaces lists of strings. */
-export function filterProblem(filter: { channels?: unknown; namespaces?: unknown }): string | undefined {
+/** What is wrong with a filter's channels: none given, or one that is not a channel (`custom:<name>` is). */
+export function filterProblem(filter: { channels?: unknown }): "empty" | "unsupported" | undefined {
   const { channels } = filter;
-  if (!Array.isArray(channels) || !channels.length) return "channels must be a non-empty array";
-  if (!channels.every((channel) => typeof channel === "string" && isSupportedChannel(channel)))
-    return "channels holds an unsupported channel";
+  if (!Array.isArray(channels) || !channels.length) return "empty";
+  if (!channels.every((channel) => typeof channel === "string" && isSupportedChannel(channel))) return "unsupported";
   return undefined;
 }
 
@@ -133,29 +133,26 @@ export class ProtocolService {
    * the status of its last lifecycle event and its graph's name.
    */
   private async tree(threadId: string): Promise<TreeNode | undefined> {
-    const events = await this.deps.log.range(threadId, 0, await this.deps.log.lastSeq(threadId));
-    let start = -1;
-    events.forEach((entry, index) => {
-      if (
-        entry.method === "lifecycle" &&
-        entry.params.includes('"event":"running"') &&
-        entry.params.startsWith('{"namespace":[]')
-      )
-        start = index;
-    });
-    if (start < 0) return undefined;
+    const entries = await this.deps.log.range(threadId, 0, await this.deps.log.lastSeq(threadId));
+    let root: TreeNode | undefined;
     const nodes = new Map<string, TreeNode>();
-    const root: TreeNode = { namespace: [], status: "started", graph_name: "root" };
-    nodes.set("", root);
-    for (const entry of events.slice(start)) {
+    for (const entry of entries) {
       if (entry.method !== "lifecycle") continue;
       const { namespace = [], data } = JSON.parse(entry.params) as {
         namespace?: string[];
         data?: { event?: string; graph_name?: string };
       };
+      // Each run starts with its root's `running`: the tree is the latest run's.
+      if (!namespace.length && data?.event === "running") {
+        root = { namespace: [], status: "started", graph_name: "root" };
+        nodes.clear();
+        nodes.set("", root);
+      }
+      if (!root) continue;
       const key = namespace.join("\0");
-      const node = nodes.get(key) ?? { namespace, status: "started", graph_name: data?.graph_name ?? "root" };
-      if (!nodes.has(key)) {
+      let node = nodes.get(key);
+      if (!node) {
+        node = { namespace, status: "started", graph_name: "root" };
         nodes.set(key, node);
         const parent = nodes.get(namespace.slice(0, -1).join("\0")) ?? root;
         (parent.children ??= []).push(node);
@@ -194,13 +191,16 @@ export class ProtocolService {
    * of `interrupts` for the common case, an idle thread.
    */
   private async mayBeInterrupted(threadId: string, auth?: AuthContext): Promise<boolean> {
-    try {
-      const { status } = await this.deps.threads.require(threadId, auth);
-      return status === "interrupted" || status === "busy";
-    } catch (error) {
-      if (error instanceof NotFoundError) return false;
+    const status = (await this.findThread(threadId, auth))?.status;
+    return status === "interrupted" || status === "busy";
+  }
+
+  /** The thread if it exists and the caller may see it (`require` without the 404). */
+  private findThread(threadId: string, auth?: AuthContext): Promise<ThreadRow | undefined> {
+    return this.deps.threads.require(threadId, auth).catch((error) => {
+      if (error instanceof NotFoundError) return undefined;
       throw error;
-    }
+    });
   }
 
   private async startRun(threadId: string, id: number, params: Dict, auth?: AuthContext): Promise<CommandResponse> {
@@ -318,28 +318,19 @@ export class ProtocolService {
     // Without a caller (no custom auth) every thread is visible: nothing to check.
     let visible = auth ? await this.visibility(threadId, auth) : "visible";
     if (visible === "hidden") throw new NotFoundError(`Thread "${threadId}" not found`);
-    for await (const entry of this.deps.log.read(threadId, { since: filter.since, signal })) {
+    for await (const event of this.follow(threadId, filter.since ?? 0, signal)) {
       if (visible === "absent") {
         visible = await this.visibility(threadId, auth);
         if (visible !== "visible") return;
       }
-      const event = wireEvent(entry);
       if (matches(filter, event)) yield event;
     }
   }
 
   /** Whether the caller may see the thread, or it does not exist (yet). */
   private async visibility(threadId: string, auth?: AuthContext): Promise<"visible" | "hidden" | "absent"> {
-    const found = (caller?: AuthContext) =>
-      this.deps.threads.require(threadId, caller).then(
-        () => true,
-        (error) => {
-          if (error instanceof NotFoundError) return false;
-          throw error;
-        },
-      );
-    if (await found(auth)) return "visible";
-    return auth && (await found()) ? "hidden" : "absent";
+    if (await this.findThread(threadId, auth)) return "visible";
+    return auth && (await this.findThread(threadId)) ? "hidden" : "absent";
   }
 
   /** The thread's events with `since < seq <= until` (what it keeps of them). */

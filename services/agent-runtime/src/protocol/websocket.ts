@@ -149,7 +149,7 @@ class ProtocolConnection {
           failure(
             id,
             "invalid_argument",
-            problem.startsWith("channels must")
+            problem === "empty"
               ? "subscription.subscribe requires a non-empty channels array."
               : "subscription.subscribe received an unsupported channel.",
           ),
@@ -175,7 +175,7 @@ class ProtocolConnection {
       );
       return;
     }
-    const since = typeof params.since === "number" && params.since >= 0 ? params.since : 0;
+    const since = Number.isSafeInteger(params.since) && (params.since as number) >= 0 ? (params.since as number) : 0;
     if (this.cursor === undefined) {
       this.cursor = await this.protocol.lastSeq(this.threadId);
       void this.follow(this.cursor);

@@ -25,6 +25,12 @@ interface Tracked {
 }
 
 /** A newer attempt of the run took over (this one's worker lost its hold, e.g. during an outage). */
+/** The root graph's state chunk: the run's values, or the interrupt it stopped at. */
+function track(tracked: Tracked, payload: unknown): void {
+  if (payload && typeof payload === "object" && "__interrupt__" in payload) tracked.interrupted = true;
+  else tracked.values = payload;
+}
+
 class SupersededError extends Error {
   constructor() {
     super("A newer attempt of the run took over");
@@ -158,9 +164,7 @@ export class RunExecutor {
     });
     const subgraphs = !!kwargs.stream_subgraphs;
     const mapper = new EventMapper(kwargs.stream_mode);
-    const protocol = kwargs.protocol
-      ? new ProtocolRunEvents(events.threads, run.thread_id, kwargs.graph_id)
-      : undefined;
+    const protocol = this.protocolEvents(run);
     let status: RunStatus = "success";
     let failure: { error: string; message: string } | undefined;
     let graph: any;
@@ -200,10 +204,7 @@ export class RunExecutor {
         const [namespace, mode, payload] = subgraphs
           ? (chunk as [string[], string, unknown])
           : [[], ...(chunk as [string, unknown])];
-        if (mode === "values" && namespace.length === 0) {
-          if (payload && typeof payload === "object" && "__interrupt__" in payload) tracked.interrupted = true;
-          else tracked.values = payload;
-        }
+        if (mode === "values" && namespace.length === 0) track(tracked, payload);
         for (const event of mapper.map(chunk, subgraphs)) await events.append(run.run_id, event.event, event.data);
       };
       if (protocol) {
@@ -212,11 +213,7 @@ export class RunExecutor {
         await protocol.start();
         const stream = await graph.streamEvents(input, { ...rest, runId: run.run_id, version: "v3" });
         for await (const event of stream as AsyncIterable<GraphProtocolEvent>) {
-          if (event.method === "values" && !event.params.namespace?.length) {
-            const payload = event.params.data;
-            if (payload && typeof payload === "object" && "__interrupt__" in payload) tracked.interrupted = true;
-            else tracked.values = payload;
-          }
+          if (event.method === "values" && !event.params.namespace?.length) track(tracked, event.params.data);
           await protocol.event(event);
         }
       } else if (kwargs.stream_mode.includes("events")) {
@@ -264,9 +261,7 @@ export class RunExecutor {
     status: RunStatus,
     tracked: Tracked,
     failure?: { error: string; message: string },
-    protocol = run.kwargs.protocol
-      ? new ProtocolRunEvents(this.deps.events.threads, run.thread_id, run.kwargs.graph_id)
-      : undefined,
+    protocol = this.protocolEvents(run),
   ): Promise<void> {
     const { runs, events, queue, logger } = this.deps;
     let threadStatus: ThreadStatus = status === "error" ? "error" : "idle";
@@ -329,6 +324,13 @@ export class RunExecutor {
       const values = state ? JSON.parse(state.values) : null;
       this.deps.finished.emit({ run, status, values, error: failure });
     }
+  }
+
+  /** The writer of a protocol run's events to its thread's log (none for other runs). */
+  private protocolEvents(run: RunRow): ProtocolRunEvents | undefined {
+    return run.kwargs.protocol
+      ? new ProtocolRunEvents(this.deps.events.threads, run.thread_id, run.kwargs.graph_id)
+      : undefined;
   }
 
   /** Runs executing in this process. */

@@ -6,12 +6,6 @@ import { Router } from "express";
 import { NotFoundError } from "@lgp/server-kit";
 import type { UiBundles } from "./bundle";
 
-const CONTENT_TYPES: Record<string, string> = {
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".map": "application/json",
-};
-
 /**
  * `graphOf` names the graph of an assistant: LoadExternalComponent asks for the UI of the stream's
  * assistant id, which is a graph id only for default assistants.
@@ -46,7 +40,8 @@ export function uiRouter(bundles: UiBundles, graphOf: (assistantId: string) => P
     const file = bundles.get(req.params.graph)?.find((item) => item.basename === req.params.file);
     if (!file) throw new NotFoundError(`UI file "${req.params.file}" not found for graph "${req.params.graph}"`);
     res
-      .type(CONTENT_TYPES[path.extname(file.basename)] ?? "application/octet-stream")
+      // By extension (Express's mime types): text/javascript, text/css.
+      .type(path.extname(file.basename))
       .setHeader("Cache-Control", "no-cache")
       .send(file.contents);
   });

@@ -37,8 +37,8 @@ export interface LocalDeployerOptions {
   runtimeLogLevel?: string;
   /** The agent runtime entry point; default this repository's services/agent-runtime. */
   runtimeEntry?: string;
-  /** Where uploaded source tarballs are (a `source_tarball_path` of `uploads/...` names one). */
-  uploadsDir?: string;
+  /** The uploaded source tarballs (a `source_tarball_path` of `uploads/...` names one). */
+  uploads?: Pick<UploadStore, "fileOf">;
 }
 
 /** Variables the platform sets for a runtime; a secret cannot override them. */
@@ -212,9 +212,7 @@ export class LocalDeployer implements Deployer {
   /** An upload's object path (`uploads/<deployment>/<id>.tar.gz`) as its file; any other path as it is. */
   private sourcePathOf(value: string | null, deploymentId: string): string | null {
     if (!value || !UploadStore.isObjectPath(value)) return value;
-    const file = this.options.uploadsDir
-      ? new UploadStore(this.options.uploadsDir, 0).fileOf(value, deploymentId)
-      : undefined;
+    const file = this.options.uploads?.fileOf(value, deploymentId);
     if (!file) throw new DeployerError(`the upload ${value} is not there (uploads are kept in UPLOADS_DIR)`);
     return file;
   }
