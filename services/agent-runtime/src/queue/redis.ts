@@ -169,13 +169,63 @@ export class RedisEventLog implements EventLog {
     }
   }
 
+  /**
+   * Appends with an id this process chooses (`<ms>-<n>`, rising), not `*`: when Redis goes away
+   * between applying an XADD and answering it, the client sends it again on reconnection, and the
+   * same id is then refused ("equal or smaller") instead of written twice.
+   */
   async append(runId: string, event: string, data: string): Promise<string> {
-    return (await this.writer.xadd(eventKey(this.prefix, runId), "*", "event", event, "data", data)) as string;
+    const key = eventKey(this.prefix, runId);
+    return this.appendWith(key, runId, (id) => this.writer.xadd(key, id, "event", event, "data", data));
   }
 
   async end(runId: string): Promise<void> {
     const key = eventKey(this.prefix, runId);
-    await this.writer.multi().xadd(key, "*", "event", END, "data", "null").expire(key, FINISHED_TTL_SECONDS).exec();
+    await this.appendWith(key, runId, (id) =>
+      this.writer
+        .multi()
+        .xadd(key, id, "event", END, "data", "null")
+        .expire(key, FINISHED_TTL_SECONDS)
+        .exec()
+        .then((results) => {
+          const failure = results?.find(([error]) => error)?.[0];
+          if (failure) throw failure;
+        }),
+    );
+    this.nextIds.delete(runId);
+  }
+
+  /** The next id of each run's stream in this process (ms part and sequence). */
+  private readonly nextIds = new Map<string, { ms: number; seq: number }>();
+
+  private async appendWith(
+    key: string,
+    runId: string,
+    write: (id: string) => Promise<unknown>,
+    attempts = 3,
+  ): Promise<string> {
+    let next = this.nextIds.get(runId);
+    if (!next) {
+      // Bounded: entries of runs this process stopped writing without an end (superseded) go first.
+      if (this.nextIds.size >= 10_000) this.nextIds.delete(this.nextIds.keys().next().value!);
+      next = { ms: Date.now(), seq: 0 };
+      this.nextIds.set(runId, next);
+    }
+    const id = `${next.ms}-${++next.seq}`;
+    try {
+      await write(id);
+      return id;
+    } catch (error) {
+      if (!/equal or smaller/.test((error as Error).message) || attempts <= 1) throw error;
+      // The resent copy of a write Redis had applied: it is there once.
+      if (((await this.writer.xrange(key, id, id)) as unknown[]).length > 0) return id;
+      // Later ids are there (another attempt of the run, or a clock behind the one that wrote
+      // them): continue after them.
+      const [last] = (await this.writer.xrevrange(key, "+", "-", "COUNT", 1)) as [string, string[]][];
+      next.ms = Math.max(Date.now(), Number(last?.[0].split("-")[0] ?? 0) + 1);
+      next.seq = 0;
+      return this.appendWith(key, runId, write, attempts - 1);
+    }
   }
 
   private streams(): StreamMultiplexer {

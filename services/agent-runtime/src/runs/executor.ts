@@ -24,13 +24,13 @@ interface Tracked {
   cancelled?: "interrupt" | "rollback";
 }
 
-/** A newer attempt of the run took over (this one's worker lost its hold, e.g. during an outage). */
 /** The root graph's state chunk: the run's values, or the interrupt it stopped at. */
 function track(tracked: Tracked, payload: unknown): void {
   if (payload && typeof payload === "object" && "__interrupt__" in payload) tracked.interrupted = true;
   else tracked.values = payload;
 }
 
+/** A newer attempt of the run took over (this one's worker lost its hold, e.g. during an outage). */
 class SupersededError extends Error {
   constructor() {
     super("A newer attempt of the run took over");
