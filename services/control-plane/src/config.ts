@@ -58,6 +58,20 @@ export const controlPlaneEnv = z.object({
     .default(200 * 1024 * 1024),
   /** Seconds an upload URL stays valid. */
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
+  /** The container registry `langgraph deploy` pushes to, as image references name it: host[:port][/path]. Unset: push tokens are a 501. */
+  REGISTRY_URL: z
+    .string()
+    .transform((value) => value.replace(/^[a-z]+:\/\//i, "").replace(/\/+$/, ""))
+    .pipe(z.string().regex(/^[a-z0-9.-]+(:[0-9]+)?(\/[a-z0-9._-]+)*$/, "must be host[:port][/path], lower case"))
+    .optional(),
+  /** PEM private key (EC P-256/P-384 or RSA) signing registry tokens; its certificate is the registry's `auth.token.rootcertbundle`. */
+  REGISTRY_TOKEN_KEY_FILE: z.string().min(1).optional(),
+  /** The registry's `auth.token.service`. */
+  REGISTRY_SERVICE: z.string().min(1).default("lgp-registry"),
+  /** The registry's `auth.token.issuer`. */
+  REGISTRY_TOKEN_ISSUER: z.string().min(1).default("lgp-control-plane"),
+  /** Seconds a push token (what `langgraph deploy` logs in to the registry with) stays valid. */
+  REGISTRY_PUSH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   /** local deployer: seconds an agent runtime may take to answer /ok (and an external_docker URL). */
   LOCAL_DEPLOY_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
   /** Revisions one control plane drives at the same time. */
@@ -69,6 +83,12 @@ export const controlPlaneEnv = z.object({
 export type ControlPlaneConfig = z.infer<typeof controlPlaneEnv> & { PUBLIC_URL: string };
 
 export function loadControlPlaneConfig(source: NodeJS.ProcessEnv = process.env): ControlPlaneConfig {
-  const config = loadConfig(controlPlaneEnv, source);
+  const config = loadConfig(
+    controlPlaneEnv.refine((value) => !value.REGISTRY_URL || value.REGISTRY_TOKEN_KEY_FILE, {
+      path: ["REGISTRY_TOKEN_KEY_FILE"],
+      message: "is required with REGISTRY_URL (the key the registry's tokens are signed with)",
+    }),
+    source,
+  );
   return { ...config, PUBLIC_URL: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` };
 }

@@ -17,6 +17,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/registry/token": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The Docker registry token endpoint (the registry's auth.token.realm)
+     * @description Docker's token authentication: Basic credentials whose password is a push token or a pull credential (the kubernetes deployer's) answer a JWT, valid 300 s, granting the requested scopes on that deployment's repositories only, while the deployment exists. Needs no API key: the credential is the authority.
+     */
+    get: operations["issueRegistryToken"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/projects/{project_id}/deploy_logs": {
     parameters: {
       query?: never;
@@ -297,7 +317,7 @@ export type paths = {
     put?: never;
     /**
      * A registry token to push a deployment's image (langgraph deploy)
-     * @description For `internal_docker` deployments only (400 for any other source, with the message the official CLI looks for). This control plane has no container registry of its own yet, so an `internal_docker` deployment is answered 501, saying so: push the image to a registry the runtime can pull from and PATCH `source_revision_config.image_uri`.
+     * @description For `internal_docker` deployments only (400 for any other source, with the message the official CLI looks for). The token is the password (any user name; the CLI uses `oauth2accesstoken`) for pushing and pulling repositories under `registry_url`, and nowhere else; it expires after REGISTRY_PUSH_TOKEN_TTL_SECONDS. 501 when no registry is configured (REGISTRY_URL).
      */
     post: operations["requestPushToken"];
     delete?: never;
@@ -992,6 +1012,43 @@ export interface operations {
       503: components["responses"]["Unavailable"];
     };
   };
+  issueRegistryToken: {
+    parameters: {
+      query?: {
+        service?: string;
+        /** @description `repository:<name>:<actions>`, repeated for several. */
+        scope?: string[];
+        account?: string;
+        client_id?: string;
+        offline_token?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The registry token. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            token: string;
+            access_token: string;
+            expires_in: number;
+            /** Format: date-time */
+            issued_at: string;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
   queryDeploymentDeployLogs: {
     parameters: {
       query?: never;
@@ -1621,6 +1678,19 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The push token and where to push. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            token: string;
+            /** @description The deployment's repository prefix, `<registry>/deployments/<deployment_id>`; push `<registry_url>/<name>:<tag>`. */
+            registry_url: string;
+          };
+        };
+      };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];

@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import type { ControlPlaneDeps } from "../deps";
 import { InProcessQueue } from "../queue";
+import { RegistryService, registryRouter, registrySettingsOf } from "../registry";
 import { RevisionRepository, RevisionService, revisionsRouter } from "../revisions";
 import { SecretCipher } from "../secrets/cipher";
 import { UploadService, UploadStore, uploadSigningKey, uploadsDirOf, uploadsRouter } from "../uploads";
@@ -9,7 +10,7 @@ import { deploymentsRouter } from "./routes";
 import { DeploymentService } from "./service";
 
 /**
- * The routers of deployments, revisions and logs. Without a reconcile queue in the deps (an app
+ * The routers of deployments, revisions and logs, source uploads and the registry's tokens. Without a reconcile queue in the deps (an app
  * built only to test other capabilities) jobs wait in an unstarted in-process queue and are
  * picked up from the database when a reconciler starts.
  */
@@ -29,5 +30,6 @@ export function deploymentRouters(deps: ControlPlaneDeps): Router[] {
         ttlMs: deps.config.UPLOAD_URL_TTL_SECONDS * 1000,
       }),
     ),
+    registryRouter(new RegistryService(deployments, registrySettingsOf(deps.config), deps.logger)),
   ];
 }

@@ -50,10 +50,6 @@ export function revisionsRouter(service: RevisionService): Router {
     res.json(await service.get(req.tenantId, req.params.deployment_id, req.params.revision_id));
   });
 
-  router.post("/v2/deployments/:deployment_id/push-token", async (req) => {
-    await service.pushToken(req.tenantId, req.params.deployment_id);
-  });
-
   router.post("/v2/deployments/:deployment_id/api-key", async (req, res) => {
     res.json(await service.rotateKey(req.tenantId, req.params.deployment_id));
   });

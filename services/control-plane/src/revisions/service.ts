@@ -1,4 +1,4 @@
-import { BadRequestError, ConflictError, HttpError, NotFoundError, type Logger } from "@lgp/server-kit";
+import { ConflictError, NotFoundError, type Logger } from "@lgp/server-kit";
 import type { ControlPlane } from "@lgp/contracts";
 import type { Prisma } from "../generated/prisma/client";
 import { decodeOffset, nextOffset } from "../deployments/paging";
@@ -73,24 +73,6 @@ export class RevisionService {
     const target = await this.revisionOf(deploymentId, revisionId);
     this.notDeleting(row);
     return presentDeployment(await this.redeployRow(row, target));
-  }
-
-  /**
-   * `langgraph deploy`'s registry token. Refused for sources that do not push an image (the CLI
-   * looks for this message); for `internal_docker`, this control plane has no registry yet.
-   */
-  async pushToken(tenantId: string, deploymentId: string): Promise<never> {
-    const row = await this.deployment(tenantId, deploymentId);
-    if (row.source !== "internal_docker") {
-      throw new BadRequestError(
-        `Push tokens are only available for 'internal_docker' source deployments; deployment ${deploymentId} is '${row.source}'`,
-      );
-    }
-    throw new HttpError(
-      501,
-      "This control plane has no container registry of its own: push the image to a registry its runtimes can pull " +
-        "from, then PATCH source_revision_config.image_uri",
-    );
   }
 
   /**

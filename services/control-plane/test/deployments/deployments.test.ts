@@ -656,7 +656,7 @@ describe("deployments the official CLI creates before their upload or image (lan
     // No registry here yet: the push token is refused, saying what to do instead.
     const token = await h.api.post(`/v2/deployments/${id}/push-token`);
     expect(token.status).toBe(501);
-    expect(token.body.detail).toMatch(/no container registry.*PATCH source_revision_config\.image_uri/);
+    expect(token.body.detail).toMatch(/no container registry configured.*PATCH source_revision_config\.image_uri/);
     const pushed = await h.api
       .patch(`/v2/deployments/${id}`)
       .send({ revision_source: "internal_docker", source_revision_config: { image_uri: "registry.local/cli:1" } });

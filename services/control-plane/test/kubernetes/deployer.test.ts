@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { Client } from "pg";
 import { ConfigError, createLogger } from "@lgp/server-kit";
 import {
@@ -13,9 +13,15 @@ import {
   type RevisionTarget,
 } from "../../src/deployers/deployer";
 import { loadKubeConfig } from "../../src/deployers/kubernetes/client";
-import { KubernetesDeployer, createKubernetesDeployer } from "../../src/deployers/kubernetes";
+import {
+  KubernetesDeployer,
+  createKubernetesDeployer,
+  type KubernetesDeployerOptions,
+} from "../../src/deployers/kubernetes";
 import { loadControlPlaneConfig } from "../../src/config";
-import { FakeApiServer } from "./fake-apiserver";
+import { credentialKey, imagePullAccess, tokenSigningKey } from "../../src/registry";
+import { generateKey } from "../../src/secrets/cipher";
+import { FakeApiServer, writeKubeconfig } from "./fake-apiserver";
 
 const PG_SERVER = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
@@ -30,32 +36,6 @@ class MemoryLog implements RevisionLog {
   error(message: string) {
     this.lines.push(`error ${message}`);
   }
-}
-
-function writeKubeconfig(dir: string, server: string, token: string): string {
-  const file = path.join(dir, "kubeconfig");
-  fs.writeFileSync(
-    file,
-    [
-      "apiVersion: v1",
-      "kind: Config",
-      "clusters:",
-      "  - name: fake",
-      "    cluster:",
-      `      server: ${server}`,
-      "      insecure-skip-tls-verify: true",
-      "users:",
-      "  - name: deployer",
-      "    user:",
-      `      token: ${token}`,
-      "contexts:",
-      "  - name: fake",
-      "    context: { cluster: fake, user: deployer, namespace: default }",
-      "current-context: fake",
-      "",
-    ].join("\n"),
-  );
-  return file;
 }
 
 async function databaseExists(name: string): Promise<boolean> {
@@ -100,7 +80,12 @@ describe("kubernetes deployer against a Kubernetes API on loopback", () => {
     const server = await api.start();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "lgp-k8s-"));
     kubeconfigPath = writeKubeconfig(tmp, server, api.token);
-    deployer = new KubernetesDeployer({
+    deployer = deployerWith();
+  });
+
+  /** A deployer on the stand-in API with short deadlines (and `extra` options). */
+  function deployerWith(extra: Partial<KubernetesDeployerOptions> = {}): KubernetesDeployer {
+    return new KubernetesDeployer({
       kubeConfig: loadKubeConfig(kubeconfigPath),
       defaultNamespace: "default",
       runtimeImage: "langgraph-platform/agent-runtime:test",
@@ -109,8 +94,9 @@ describe("kubernetes deployer against a Kubernetes API on loopback", () => {
       progressDeadlineSeconds: 1,
       rolloutGraceMs: 0,
       pollIntervalMs: 10,
+      ...extra,
     });
-  });
+  }
 
   afterAll(async () => {
     await api.stop();
@@ -173,6 +159,44 @@ describe("kubernetes deployer against a Kubernetes API on loopback", () => {
 
     expect(await deployer.health(deployment, rev)).toBe("healthy");
     expect(await deployer.health(deployment, revision())).toBe("unhealthy");
+  });
+
+  test("an image pushed to the control plane's registry for this deployment is pulled with its pull credential; other images with none", async () => {
+    const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const registry = imagePullAccess({
+      url: "registry.lgp.test:5000",
+      service: "lgp-registry",
+      issuer: "lgp-control-plane",
+      signingKey: tokenSigningKey(privateKey.export({ type: "pkcs8", format: "pem" })),
+      credentialKey: credentialKey(generateKey()),
+      pushTokenTtlMs: 60_000,
+    });
+    const withRegistry = deployerWith({ registry });
+    const deployment = target();
+    const base = `support-bot-${deployment.id.replace(/-/g, "").slice(0, 8)}`;
+    const pushed = `registry.lgp.test:5000/deployments/${deployment.id}/support-bot@sha256:${"ab".repeat(32)}`;
+    await withRegistry.deploy(deployment, revision(pushed), null, new MemoryLog());
+    const pods = api.objects.get(`/apis/apps/v1/namespaces/${namespace}/deployments/${base}`).spec.template.spec;
+    expect(pods.imagePullSecrets).toEqual([{ name: `${base}-pull` }]);
+    const secret = api.objects.get(`/api/v1/namespaces/${namespace}/secrets/${base}-pull`);
+    const { auths } = JSON.parse(Buffer.from(secret.data[".dockerconfigjson"], "base64").toString());
+    expect(Object.keys(auths)).toEqual(["registry.lgp.test:5000"]);
+    expect(auths["registry.lgp.test:5000"].password).toBe(
+      registry.credential(deployment.tenantId, deployment.id).password,
+    );
+
+    // Another deployment's repository, or another registry: no credential of this deployment goes with it.
+    for (const image of [
+      `registry.lgp.test:5000/deployments/${randomUUID()}/support-bot:1`,
+      "registry.example/support-bot:1.0.0",
+    ]) {
+      const other = target();
+      const otherBase = `support-bot-${other.id.replace(/-/g, "").slice(0, 8)}`;
+      await withRegistry.deploy(other, revision(image), null, new MemoryLog());
+      const spec = api.objects.get(`/apis/apps/v1/namespaces/${namespace}/deployments/${otherBase}`).spec.template.spec;
+      expect(spec.imagePullSecrets).toBeUndefined();
+      expect(api.objects.has(`/api/v1/namespaces/${namespace}/secrets/${otherBase}-pull`)).toBe(false);
+    }
   });
 
   test("a new revision rolls the same Deployments; a fixed scale removes the old HPAs", async () => {
@@ -373,6 +397,7 @@ describe("kubernetes deployer against a Kubernetes API on loopback", () => {
     ).toEqual(
       [
         `DELETE /api/v1/namespaces/${namespace}/secrets/${base}-env`,
+        `DELETE /api/v1/namespaces/${namespace}/secrets/${base}-pull`,
         `DELETE /api/v1/namespaces/${namespace}/services/${base}`,
         `DELETE /apis/apps/v1/namespaces/${namespace}/deployments/${base}`,
         `DELETE /apis/apps/v1/namespaces/${namespace}/deployments/${base}-queue`,
@@ -389,7 +414,7 @@ describe("kubernetes deployer against a Kubernetes API on loopback", () => {
     // Destroying again finds everything gone and still succeeds.
     const again = new MemoryLog();
     await deployer.destroy(deployment, again);
-    expect(again.lines.filter((line) => line.includes("already gone"))).toHaveLength(6);
+    expect(again.lines.filter((line) => line.includes("already gone"))).toHaveLength(7);
   });
 
   test("an external_docker revision without an image is health-checked at its custom_url, not run in the cluster", async () => {

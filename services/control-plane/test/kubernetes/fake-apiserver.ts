@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
@@ -343,4 +345,31 @@ export class FakeApiServer {
     }
     return pods;
   }
+}
+
+/** A kubeconfig file in `dir` pointing at a fake API server with its token. */
+export function writeKubeconfig(dir: string, server: string, token: string): string {
+  const file = path.join(dir, "kubeconfig");
+  fs.writeFileSync(
+    file,
+    [
+      "apiVersion: v1",
+      "kind: Config",
+      "clusters:",
+      "  - name: fake",
+      "    cluster:",
+      `      server: ${server}`,
+      "      insecure-skip-tls-verify: true",
+      "users:",
+      "  - name: deployer",
+      "    user:",
+      `      token: ${token}`,
+      "contexts:",
+      "  - name: fake",
+      "    context: { cluster: fake, user: deployer, namespace: default }",
+      "current-context: fake",
+      "",
+    ].join("\n"),
+  );
+  return file;
 }

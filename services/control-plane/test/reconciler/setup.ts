@@ -1,4 +1,4 @@
-// A control plane with a running reconciler and the local deployer, for the reconciler, revision
+// A control plane with a running reconciler and the local deployer (or the one `env` configures), for the reconciler, revision
 // and local-deployer tests. Work files live under the repository's .data/ (so graph files resolve
 // the repository's node_modules) and are removed, with every deployment database, in `close`.
 import { mkdirSync, rmSync } from "node:fs";
@@ -8,6 +8,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { createLogger, dropDatabase } from "@lgp/server-kit";
 import { REPO_ROOT } from "@lgp/server-kit/src/testing";
+import type { KubernetesDeployer } from "../../src/deployers/kubernetes";
 import { LocalDeployer } from "../../src/deployers/local";
 import { InProcessQueue, type ReconcileQueue } from "../../src/queue";
 import { createReconcilerRuntime, type ReconcilerRuntime } from "../../src/reconciler";
@@ -87,8 +88,14 @@ export async function startReconcilerHarness(
     async close() {
       await runtime.close();
       const rows = await h.db.deployment.findMany({ select: { id: true } });
-      const deployer = runtime.deployer as LocalDeployer;
-      for (const row of rows) await dropDatabase(deployer.databaseUrl(row.id)).catch(() => {});
+      const deployer = runtime.deployer;
+      for (const row of rows) {
+        const url =
+          deployer instanceof LocalDeployer
+            ? deployer.databaseUrl(row.id)
+            : (deployer as KubernetesDeployer).databaseUrlFor(row);
+        await dropDatabase(url).catch(() => {});
+      }
       rmSync(workDir, { recursive: true, force: true });
       await h.close();
     },

@@ -1,5 +1,7 @@
 import { ConfigError, dropDatabase, ensureDatabase, type Logger } from "@lgp/server-kit";
 import type { ControlPlaneConfig } from "../../config";
+import { imagePullAccess, type ImagePullAccess } from "../../registry/pull";
+import { registrySettingsOf } from "../../registry/settings";
 import {
   DeployerError,
   type BuildResult,
@@ -42,6 +44,8 @@ export interface KubernetesDeployerOptions {
   /** How long an external_docker revision's custom_url may take to answer /ok. */
   externalHealthTimeoutMs?: number;
   workerCommand?: string[];
+  /** The control plane's registry: images pushed there for a deployment are pulled with its pull credential. */
+  registry?: ImagePullAccess;
   logger?: Logger;
 }
 
@@ -102,10 +106,16 @@ export class KubernetesDeployer implements Deployer {
     // Runs elsewhere (no image to run here): deployed once it answers.
     if (external) return deployExternal(external, this.options.externalHealthTimeoutMs ?? 30_000, log);
     const namespace = namespaceOf(deployment, this.options.defaultNamespace);
+    const workload = this.workloadOf(deployment, revision, build);
+    const { registry } = this.options;
     const rendered = renderRevision({
       deployment,
       revision,
-      workload: this.workloadOf(deployment, revision, build),
+      workload,
+      pullCredential:
+        workload.kind === "image" && registry?.holds(deployment.id, workload.image)
+          ? registry.credential(deployment.tenantId, deployment.id)
+          : undefined,
       namespace,
       databaseUrl: this.databaseUrlFor(deployment),
       redisUrl: this.options.redisUrl,
@@ -255,6 +265,7 @@ export class KubernetesDeployer implements Deployer {
       deploymentRef(namespace, names.api),
       deploymentRef(namespace, names.queue),
       { apiVersion: "v1", kind: "Secret", namespace, name: names.secret },
+      { apiVersion: "v1", kind: "Secret", namespace, name: names.pullSecret },
     ];
     for (const ref of refs) {
       try {
@@ -357,6 +368,7 @@ export function createKubernetesDeployer(config: ControlPlaneConfig, logger: Log
     );
   }
   const kubeConfig = loadKubeConfig(config.KUBECONFIG);
+  const registry = registrySettingsOf(config);
   logger.info(
     { cluster: kubeConfig.getCurrentCluster()?.server, namespace: config.K8S_NAMESPACE },
     "kubernetes deployer ready",
@@ -368,6 +380,7 @@ export function createKubernetesDeployer(config: ControlPlaneConfig, logger: Log
     databaseServerUrl: config.K8S_DATABASE_URL ?? config.CONTROL_PLANE_DATABASE_URL,
     redisUrl,
     progressDeadlineSeconds: config.K8S_PROGRESS_DEADLINE_SECONDS,
+    registry: registry && imagePullAccess(registry),
     logger: logger.child({ deployer: "kubernetes" }),
   });
 }

@@ -1,3 +1,4 @@
+import type { PullCredential } from "../../registry/pull";
 import type { DeploymentTarget, RevisionTarget } from "../deployer";
 import type { K8s } from "./client";
 import {
@@ -47,6 +48,8 @@ export interface RenderInput {
   progressDeadlineSeconds: number;
   /** The queue worker's command; default the platform agent runtime's worker entry point. */
   workerCommand?: string[];
+  /** Credentials for the image's registry (the control plane's own registry, for pushed images). */
+  pullCredential?: PullCredential;
 }
 
 export interface RenderedRevision {
@@ -64,6 +67,8 @@ export interface ResourceNames {
   queue: string;
   service: string;
   secret: string;
+  /** The docker config Secret the pods pull the deployment's pushed images with. */
+  pullSecret: string;
 }
 
 export const DEFAULT_WORKER_COMMAND = ["node", "--import", "tsx", "services/agent-runtime/src/worker.ts"];
@@ -78,7 +83,14 @@ export function resourceNames(deployment: Pick<DeploymentTarget, "id" | "name">)
       .slice(0, 40)
       .replace(/-+$/, "") || "deployment";
   const base = `${slug}-${deployment.id.replace(/-/g, "").slice(0, 8).toLowerCase()}`;
-  return { base, api: base, queue: `${base}-queue`, service: base, secret: `${base}-env` };
+  return {
+    base,
+    api: base,
+    queue: `${base}-queue`,
+    service: base,
+    secret: `${base}-env`,
+    pullSecret: `${base}-pull`,
+  };
 }
 
 /** The namespace of a deployment: its listener's `k8s_namespace`, else the configured default. */
@@ -117,6 +129,8 @@ function podTemplate(
   main: K8s.V1Container,
 ): K8s.V1PodTemplateSpec {
   const { native, regular } = splitSidecars(passthrough<K8s.V1Container>(spec.sidecars));
+  const pullSecrets = (spec.image_pull_secrets ?? []).map(({ name }) => ({ name }));
+  if (input.pullCredential) pullSecrets.push({ name: resourceNames(input.deployment).pullSecret });
   const volumes = passthrough<K8s.V1Volume>(spec.volumes);
   const initContainers: K8s.V1Container[] = [];
   if (input.workload.kind === "source") {
@@ -128,9 +142,7 @@ function podTemplate(
     metadata: { labels, annotations },
     spec: {
       ...(spec.service_account_name ? { serviceAccountName: spec.service_account_name } : {}),
-      ...(spec.image_pull_secrets?.length
-        ? { imagePullSecrets: spec.image_pull_secrets.map(({ name }) => ({ name })) }
-        : {}),
+      ...(pullSecrets.length ? { imagePullSecrets: pullSecrets } : {}),
       // The restricted Pod Security Standard: images must run as a non-root (numeric) user, as the agent runtime image does.
       securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
       terminationGracePeriodSeconds: 60,
@@ -279,9 +291,29 @@ function autoscalerManifest(
   return hpa as Manifest;
 }
 
+/** A `kubernetes.io/dockerconfigjson` Secret holding one registry's credential, as `docker login` would write it. */
+function pullSecretManifest(
+  credential: PullCredential,
+  name: string,
+  namespace: string,
+  labels: Record<string, string>,
+): Manifest {
+  const { registry, username, password } = credential;
+  const auth = Buffer.from(`${username}:${password}`).toString("base64");
+  const config = JSON.stringify({ auths: { [registry]: { username, password, auth } } });
+  const secret: K8s.V1Secret = {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name, namespace, labels },
+    type: "kubernetes.io/dockerconfigjson",
+    data: { ".dockerconfigjson": Buffer.from(config).toString("base64") },
+  };
+  return secret as Manifest;
+}
+
 /**
  * Renders a revision into the manifests that run it: a Secret (runtime connection strings, the hash
- * of the runtime's API key and the deployment's secrets), the API Deployment and its Service, the queue-worker Deployment, and an
+ * of the runtime's API key and the deployment's secrets), the registry pull Secret of a pushed image, the API Deployment and its Service, the queue-worker Deployment, and an
  * HPA for each Deployment whose scale range allows one. Pure: no cluster access.
  */
 export function renderRevision(input: RenderInput): RenderedRevision {
@@ -336,6 +368,9 @@ export function renderRevision(input: RenderInput): RenderedRevision {
 
   const manifests: Manifest[] = [
     secret as Manifest,
+    ...(input.pullCredential
+      ? [pullSecretManifest(input.pullCredential, names.pullSecret, namespace, commonLabels)]
+      : []),
     deploymentManifest(input, spec, names.api, "api", api, names, commonLabels, annotations),
     service as Manifest,
     deploymentManifest(input, spec, names.queue, "queue", queue, names, commonLabels, annotations),

@@ -1,0 +1,45 @@
+import { readFileSync } from "node:fs";
+import { ConfigError } from "@lgp/server-kit";
+import type { ControlPlaneConfig } from "../config";
+import { credentialKey } from "./credentials";
+import { tokenSigningKey, type TokenSigningKey } from "./jwt";
+
+export interface RegistrySettings {
+  /** The registry as clients name it in image references: host[:port][/path], no scheme. */
+  url: string;
+  /** `auth.token.service` in the registry's configuration. */
+  service: string;
+  /** `auth.token.issuer` in the registry's configuration. */
+  issuer: string;
+  signingKey: TokenSigningKey;
+  /** The HMAC key of push tokens and pull credentials. */
+  credentialKey: Buffer;
+  pushTokenTtlMs: number;
+}
+
+/** `registry.example.com:5000/team` → its host and its path below the host. */
+export function splitRegistryUrl(url: string): { host: string; path: string } {
+  const bare = url.replace(/^[a-z]+:\/\//i, "").replace(/\/+$/, "");
+  const slash = bare.indexOf("/");
+  return slash < 0 ? { host: bare, path: "" } : { host: bare.slice(0, slash), path: bare.slice(slash + 1) };
+}
+
+/** The configured registry, its signing key read and checked at start-up; undefined without REGISTRY_URL. */
+export function registrySettingsOf(config: ControlPlaneConfig): RegistrySettings | undefined {
+  if (!config.REGISTRY_URL) return undefined;
+  const file = config.REGISTRY_TOKEN_KEY_FILE!;
+  let pem: Buffer;
+  try {
+    pem = readFileSync(file);
+  } catch (error) {
+    throw new ConfigError(`REGISTRY_TOKEN_KEY_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  return {
+    url: config.REGISTRY_URL,
+    service: config.REGISTRY_SERVICE,
+    issuer: config.REGISTRY_TOKEN_ISSUER,
+    signingKey: tokenSigningKey(pem),
+    credentialKey: credentialKey(config.SECRETS_ENCRYPTION_KEY),
+    pushTokenTtlMs: config.REGISTRY_PUSH_TOKEN_TTL_SECONDS * 1000,
+  };
+}
