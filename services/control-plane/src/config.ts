@@ -56,6 +56,14 @@ export const controlPlaneEnv = z.object({
     .int()
     .min(1024)
     .default(200 * 1024 * 1024),
+  /** Keep uploads in this S3 (or S3-compatible) bucket instead of UPLOADS_DIR; credentials from the AWS environment (AWS_ACCESS_KEY_ID...). */
+  UPLOADS_S3_BUCKET: z.string().min(3).max(63).optional(),
+  /** Key prefix of uploads in the bucket. */
+  UPLOADS_S3_PREFIX: z.string().default("lgp-uploads/"),
+  /** An S3-compatible endpoint (MinIO, Ceph, R2...), addressed path-style; unset: AWS. */
+  UPLOADS_S3_ENDPOINT: z.url().optional(),
+  /** The bucket's region. */
+  UPLOADS_S3_REGION: z.string().min(1).default("us-east-1"),
   /** Seconds an upload URL stays valid. */
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
   /** The container registry `langgraph deploy` pushes to, as image references name it: host[:port][/path]. Unset: push tokens are a 501. */

@@ -4,7 +4,7 @@ import { InProcessQueue } from "../queue";
 import { RegistryService, registryRouter, registrySettingsOf } from "../registry";
 import { RevisionRepository, RevisionService, revisionsRouter } from "../revisions";
 import { SecretCipher } from "../secrets/cipher";
-import { UploadService, UploadStore, uploadSigningKey, uploadsDirOf, uploadsRouter } from "../uploads";
+import { UploadService, uploadSigningKey, uploadStoreOf, uploadsRouter } from "../uploads";
 import { DeploymentRepository } from "./repository";
 import { deploymentsRouter } from "./routes";
 import { DeploymentService } from "./service";
@@ -19,7 +19,7 @@ export function deploymentRouters(deps: ControlPlaneDeps): Router[] {
   const queue = deps.reconcileQueue ?? new InProcessQueue(deps.logger);
   const deployments = new DeploymentRepository(deps.db);
   const revisions = new RevisionRepository(deps.db);
-  const uploads = new UploadStore(uploadsDirOf(deps.config), deps.config.UPLOAD_MAX_BYTES);
+  const uploads = uploadStoreOf(deps.config);
   return [
     deploymentsRouter(new DeploymentService(deployments, cipher, queue, deps.logger, uploads)),
     revisionsRouter(new RevisionService(deployments, revisions, queue, deps.logger)),

@@ -56,10 +56,10 @@ export class DeploymentService {
   ) {}
 
   /** 422 unless an upload's object path names an upload of `deploymentId` that has arrived. */
-  private checkUpload(revision: StoredRevisionConfig, deploymentId: string | undefined): void {
+  private async checkUpload(revision: StoredRevisionConfig, deploymentId: string | undefined): Promise<void> {
     const value = revision.source_tarball_path;
     if (!value || !UploadStore.isObjectPath(value)) return;
-    if (!deploymentId || !this.uploads?.fileOf(value, deploymentId)) {
+    if (!deploymentId || !(await this.uploads?.has(value, deploymentId))) {
       throw invalid(
         ["body", "source_revision_config", "source_tarball_path"],
         `${value} is not an upload of this deployment: ask POST /v2/deployments/{id}/upload-url for one and PUT the tarball there`,
@@ -77,7 +77,7 @@ export class DeploymentService {
     const pending = awaitsFirstRevision(body.source, sourceConfig, revisionConfig);
     checkSourceRules(body.source, sourceConfig, revisionConfig, null, pending);
     // An upload belongs to a deployment that exists already.
-    this.checkUpload(revisionConfig, undefined);
+    await this.checkUpload(revisionConfig, undefined);
     const secrets = encryptSecrets(this.cipher, body.secrets ?? []);
     const runtimeKey = mintRuntimeKey();
     const row = await this.repository.create(
@@ -167,7 +167,7 @@ export class DeploymentService {
       source === "external_docker" ? null : (currentConfig.custom_url ?? null),
       pending,
     );
-    if (body.source_revision_config?.source_tarball_path !== undefined) this.checkUpload(revisionConfig, row.id);
+    if (body.source_revision_config?.source_tarball_path !== undefined) await this.checkUpload(revisionConfig, row.id);
     const stored = row.secrets as unknown as StoredSecret[];
     const secrets = body.secrets !== undefined ? mergeSecrets(this.cipher, stored, body.secrets) : stored;
     const createsRevision = patchCreatesRevision(body) && !pending;

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { UploadStore, uploadsDirOf } from "../uploads/store";
+import { uploadStoreOf } from "../uploads/store";
 import type { Logger } from "@lgp/server-kit";
 import type { ControlPlaneConfig } from "../config";
 import type { Db } from "../db";
@@ -29,7 +29,7 @@ export function createLocalDeployer(config: ControlPlaneConfig, logger: Logger):
       startTimeoutMs: config.LOCAL_DEPLOY_TIMEOUT_SECONDS * 1000,
       healthTimeoutMs: config.LOCAL_DEPLOY_TIMEOUT_SECONDS * 1000,
       runtimeLogLevel: config.LOG_LEVEL === "silent" ? "warn" : config.LOG_LEVEL,
-      uploads: new UploadStore(uploadsDirOf(config), config.UPLOAD_MAX_BYTES),
+      uploads: uploadStoreOf(config),
     },
     logger.child({ deployer: "local" }),
   );

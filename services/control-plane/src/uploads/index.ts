@@ -1,4 +1,5 @@
-export { UploadStore, uploadsDirOf } from "./store";
+export { UploadStore, uploadStoreOf, uploadsDirOf } from "./store";
+export { DiskStorage, S3Storage, type UploadStorage } from "./storage";
 export { UploadService } from "./service";
 export { uploadsRouter } from "./routes";
 export { uploadSigningKey, signUpload, verifyUpload } from "./signing";

@@ -1,15 +1,16 @@
-// Uploaded source tarballs, on disk: `<dir>/<deployment>/<upload>.tar.gz`, named to clients as
-// the object path `uploads/<deployment>/<upload>.tar.gz`. An upload is streamed to a partial file
-// (never held in memory), counted against the size limit, checked (gzip, and a tar whose entries
-// are plain files and directories inside its root), then moved into place; a URL's second use
-// finds its file there and is refused.
+// Uploaded source tarballs, named to clients as the object path `uploads/<deployment>/<upload>.tar.gz`
+// and kept by an UploadStorage (a directory, or an S3-compatible bucket). An upload is streamed to a
+// partial file in UPLOADS_DIR (never held in memory), counted against the size limit, checked (gzip,
+// and a tar whose entries are plain files and directories inside its root), then handed to the
+// storage; a URL's second use finds its object there and is refused.
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync } from "node:fs";
-import { link, mkdir, rm } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { ConflictError, HttpError, invalid } from "@lgp/server-kit";
+import { DiskStorage, S3Storage, type UploadStorage } from "./storage";
 
 const REPO_ROOT = path.resolve(__dirname, "../../../..");
 
@@ -20,22 +21,58 @@ export function uploadsDirOf(config: { UPLOADS_DIR?: string }): string {
 
 const OBJECT_PATH = /^uploads\/([0-9a-f-]{36})\/([0-9a-f-]{36})\.tar\.gz$/;
 
+/** The configured store: S3 when UPLOADS_S3_BUCKET is set, else the directory. */
+export function uploadStoreOf(config: {
+  UPLOADS_DIR?: string;
+  UPLOAD_MAX_BYTES: number;
+  UPLOADS_S3_BUCKET?: string;
+  UPLOADS_S3_PREFIX: string;
+  UPLOADS_S3_ENDPOINT?: string;
+  UPLOADS_S3_REGION: string;
+}): UploadStore {
+  const dir = uploadsDirOf(config);
+  const storage = config.UPLOADS_S3_BUCKET
+    ? new S3Storage(
+        {
+          bucket: config.UPLOADS_S3_BUCKET,
+          prefix: config.UPLOADS_S3_PREFIX,
+          endpoint: config.UPLOADS_S3_ENDPOINT,
+          region: config.UPLOADS_S3_REGION,
+        },
+        path.join(dir, "s3-cache"),
+      )
+    : new DiskStorage(dir);
+  return new UploadStore(dir, config.UPLOAD_MAX_BYTES, storage);
+}
+
 export class UploadStore {
   constructor(
-    private readonly dir: string,
+    /** Where uploads are received and checked before the storage keeps them. */
+    private readonly stagingDir: string,
     readonly maxBytes: number,
+    readonly storage: UploadStorage = new DiskStorage(stagingDir),
   ) {}
 
   objectPath(deploymentId: string, uploadId: string): string {
     return `uploads/${deploymentId}/${uploadId}.tar.gz`;
   }
 
-  /** The file of an object path, if it is an upload of `deploymentId` that has arrived. */
-  fileOf(objectPath: string, deploymentId: string): string | undefined {
+  /** The storage key of an object path, if it names an upload of `deploymentId`. */
+  private keyOf(objectPath: string, deploymentId: string): string | undefined {
     const match = OBJECT_PATH.exec(objectPath);
-    if (!match || match[1] !== deploymentId) return undefined;
-    const file = path.join(this.dir, match[1], `${match[2]}.tar.gz`);
-    return existsSync(file) ? file : undefined;
+    return match && match[1] === deploymentId ? `${match[1]}/${match[2]}.tar.gz` : undefined;
+  }
+
+  /** Whether an object path is an upload of `deploymentId` that has arrived. */
+  async has(objectPath: string, deploymentId: string): Promise<boolean> {
+    const key = this.keyOf(objectPath, deploymentId);
+    return key !== undefined && (await this.storage.has(key));
+  }
+
+  /** A local file with the bytes of an arrived upload of `deploymentId` (fetched from S3 if need be). */
+  async fileOf(objectPath: string, deploymentId: string): Promise<string | undefined> {
+    const key = this.keyOf(objectPath, deploymentId);
+    return key === undefined ? undefined : this.storage.localFile(key);
   }
 
   /** Whether a value names an upload (whether or not it exists). */
@@ -44,11 +81,12 @@ export class UploadStore {
   }
 
   async receive(deploymentId: string, uploadId: string, body: Readable): Promise<{ bytes: number }> {
-    const folder = path.join(this.dir, deploymentId);
-    const file = path.join(folder, `${uploadId}.tar.gz`);
-    if (existsSync(file)) throw new ConflictError("This upload URL has been used already: ask for a new one");
+    const key = `${deploymentId}/${uploadId}.tar.gz`;
+    if (await this.storage.has(key))
+      throw new ConflictError("This upload URL has been used already: ask for a new one");
+    const folder = path.join(this.stagingDir, deploymentId);
     await mkdir(folder, { recursive: true });
-    const partial = `${file}.${process.pid}.${Date.now()}.partial`;
+    const partial = path.join(folder, `${uploadId}.tar.gz.${process.pid}.${Date.now()}.partial`);
     let bytes = 0;
     let head = Buffer.alloc(0);
     const limit = this.maxBytes;
@@ -67,13 +105,7 @@ export class UploadStore {
       );
       if (head[0] !== 0x1f || head[1] !== 0x8b) throw new HttpError(415, "The upload is not a gzip tarball");
       await checkTarball(partial);
-      try {
-        await link(partial, file);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EEXIST")
-          throw new ConflictError("This upload URL has been used already: ask for a new one");
-        throw error;
-      }
+      await this.storage.put(key, partial);
       return { bytes };
     } finally {
       await rm(partial, { force: true });

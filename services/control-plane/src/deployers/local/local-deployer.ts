@@ -104,7 +104,7 @@ export class LocalDeployer implements Deployer {
     }
     rmSync(dir, { recursive: true, force: true });
     const repoUrl = stringOf(deployment.sourceConfig.repo_url);
-    const sourcePath = this.sourcePathOf(stringOf(config.source_tarball_path), deployment.id);
+    const sourcePath = await this.sourcePathOf(stringOf(config.source_tarball_path), deployment.id);
     let repoCommitSha: string | undefined;
     // A redeployed revision carries the commit of the revision it copies: build exactly that.
     if (repoUrl)
@@ -210,10 +210,13 @@ export class LocalDeployer implements Deployer {
   }
 
   /** An upload's object path (`uploads/<deployment>/<id>.tar.gz`) as its file; any other path as it is. */
-  private sourcePathOf(value: string | null, deploymentId: string): string | null {
+  private async sourcePathOf(value: string | null, deploymentId: string): Promise<string | null> {
     if (!value || !UploadStore.isObjectPath(value)) return value;
-    const file = this.options.uploads?.fileOf(value, deploymentId);
-    if (!file) throw new DeployerError(`the upload ${value} is not there (uploads are kept in UPLOADS_DIR)`);
+    const file = await this.options.uploads?.fileOf(value, deploymentId);
+    if (!file)
+      throw new DeployerError(
+        `the upload ${value} is not there (uploads are kept in UPLOADS_DIR, or UPLOADS_S3_BUCKET)`,
+      );
     return file;
   }
 }
