@@ -105,7 +105,17 @@ describeWithRegistry("the control plane's registry tokens, with a real registry"
       source_revision_config: { image_uri: `${registry_url}/cli-image:v1` },
     });
     expect(patched.status).toBe(200);
-    await h.waitForRevision(id, patched.body.latest_revision_id, ["DEPLOYED"], 30_000);
+    const revisionId = patched.body.latest_revision_id;
+    await h.waitForRevision(id, revisionId, ["DEPLOYED"], 30_000);
+    // What the CLI prints next: the revision's deploy log, through its endpoint, levels in upper case.
+    const logs = await h.api
+      .post(`/v1/projects/${id}/revisions/${revisionId}/deploy_logs`)
+      .send({ limit: 100, order: "desc", level: "info" });
+    expect(logs.status).toBe(200);
+    const messages = logs.body.logs.map((line: { message: string }) => line.message);
+    expect(messages[0]).toMatch(/^status DEPLOYING -> DEPLOYED/);
+    expect(messages).toContain(`applied Secret default/cli-image-${id.replace(/-/g, "").slice(0, 8)}-pull`);
+    expect(new Set(logs.body.logs.map((line: { level: string }) => line.level))).toEqual(new Set(["INFO"]));
 
     // The pods pull with a docker config Secret of this deployment, as the kubelet reads it.
     const base = `cli-image-${id.replace(/-/g, "").slice(0, 8)}`;
