@@ -11,6 +11,7 @@ import { StoreRepository, StoreService, storeRouter } from "./store";
 import { cronsRouter } from "./crons";
 import { statelessRouter } from "./stateless";
 import { corsMiddleware, corsSettingsOf } from "./http/cors";
+import { collectConfigurableHeaders } from "./http/settings";
 import { infoRouter } from "./info/routes";
 import { authenticateRequests } from "./auth";
 import { protocolRouter } from "./protocol/routes";
@@ -47,6 +48,11 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
             }),
           ]
         : []),
+      // langgraph.json's http.app: after CORS and auth, before every built-in route.
+      ...(deps.runtime?.customRoutes ? [deps.runtime.customRoutes.handler] : []),
+      ...(deps.runtime?.http.configurableHeaders
+        ? [collectConfigurableHeaders(deps.runtime.http.configurableHeaders)]
+        : []),
     ],
     validateResponses: process.env.VALIDATE_RESPONSES === "true",
     metrics: deps.metrics,
@@ -59,27 +65,36 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     },
     routes: (app) => {
       // Each capability mounts its router here (assistants, threads, runs, store, crons).
-      app.use(infoRouter());
+      // langgraph.json's http.disable_* switch built-in groups off (their paths then answer 404).
+      const off = deps.runtime?.http.disabled;
+      if (!off?.meta) app.use(infoRouter());
       if (deps.runtime) {
-        app.use(assistantsRouter(deps.runtime.assistants, deps.runtime.threads));
-        app.use(threadsRouter(deps.runtime.threads));
-        app.use(runsRouter(deps.runtime.runs, { heartbeatMs: deps.config.STREAM_HEARTBEAT_MS }));
-        app.use(statelessRouter(deps.runtime.stateless, deps.runtime.runs));
-        app.use(cronsRouter(deps.runtime.crons));
+        if (!off?.assistants) app.use(assistantsRouter(deps.runtime.assistants, deps.runtime.threads));
+        if (!off?.threads) app.use(threadsRouter(deps.runtime.threads));
+        if (!off?.runs) {
+          app.use(runsRouter(deps.runtime.runs, { heartbeatMs: deps.config.STREAM_HEARTBEAT_MS }));
+          app.use(statelessRouter(deps.runtime.stateless, deps.runtime.runs));
+          app.use(cronsRouter(deps.runtime.crons));
+        }
         const { assistants, ui } = deps.runtime;
-        app.use(
-          uiRouter(ui, (id) =>
-            assistants.resolve(id, { cached: true }).then(
-              (assistant) => assistant.graph_id,
-              () => undefined,
+        if (!off?.ui)
+          app.use(
+            uiRouter(ui, (id) =>
+              assistants.resolve(id, { cached: true }).then(
+                (assistant) => assistant.graph_id,
+                () => undefined,
+              ),
             ),
-          ),
-        );
-        app.use(
-          protocolRouter(deps.runtime.protocol, deps.runtime.sockets, { heartbeatMs: deps.config.STREAM_HEARTBEAT_MS }),
-        );
+          );
+        // The protocol starts and streams runs: it goes with them, as on the official server.
+        if (!off?.runs)
+          app.use(
+            protocolRouter(deps.runtime.protocol, deps.runtime.sockets, {
+              heartbeatMs: deps.config.STREAM_HEARTBEAT_MS,
+            }),
+          );
       }
-      app.use(storeRouter(new StoreService(new StoreRepository(deps.db), deps.runtime?.authorize)));
+      if (!off?.store) app.use(storeRouter(new StoreService(new StoreRepository(deps.db), deps.runtime?.authorize)));
     },
   });
   return app;

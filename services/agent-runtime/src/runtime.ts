@@ -1,6 +1,8 @@
 // Builds the runtime's domain: database, checkpointer, graphs, queue, event log, services and
 // (optionally) in-process workers. Shared by the API process (main.ts), worker processes
 // (worker.ts) and tests, so all three run the same code.
+import { loadCustomRoutes, type CustomRoutes } from "./http/custom-routes";
+import { httpSettingsOf, type HttpSettings } from "./http/settings";
 import { RuntimeCheckpointer } from "./graphs/checkpointer";
 import type { Logger } from "@lgp/server-kit";
 import pg from "pg";
@@ -54,6 +56,10 @@ export interface Runtime {
   sockets: ProtocolSockets;
   /** langgraph.json's `auth.path` handler, when it declares one. */
   customAuth?: CustomAuth;
+  /** langgraph.json's `http` section: route groups switched off, configurable headers. */
+  http: HttpSettings;
+  /** langgraph.json's `http.app`, when it declares one. */
+  customRoutes?: CustomRoutes;
   /** What every service asks before touching a resource (allows everything without a handler). */
   authorize: Authorize;
   /** Starts `n` queue workers in this process. */
@@ -103,6 +109,10 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     // After the graphs: langgraph.json's `env` is applied, and the handler may read it.
     const project = readGraphProject(config.LANGGRAPH_JSON);
     const customAuth = await CustomAuth.load(project);
+    const http = httpSettingsOf(project);
+    const customRoutes = await loadCustomRoutes(project, http.app);
+    if (customRoutes)
+      logger.info({ app: customRoutes.source, kind: customRoutes.kind }, "custom routes mounted (http.app)");
     const ui = await bundleUi(project, logger);
     const authorize = authorizerOf(customAuth);
 
@@ -252,6 +262,8 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       sockets,
       ui,
       customAuth,
+      http,
+      customRoutes,
       authorize,
       startWorkers(n: number) {
         if (n <= 0) return;

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import { NotFoundError } from "@lgp/server-kit";
 import { authOf } from "../auth";
+import { runCallerOf } from "../http/settings";
 import { flag } from "../common/flags";
 import { serialize } from "../common/serde";
 import type { RunService } from "./service";
@@ -31,13 +32,16 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
   const router = Router();
 
   router.post("/threads/:thread_id/runs", async (req, res) => {
-    const run = await runs.create(req.params.thread_id, req.body, { auth: authOf(res) });
+    const run = await runs.create(req.params.thread_id, req.body, runCallerOf(res));
     res.setHeader("Content-Location", `/threads/${run.thread_id}/runs/${run.run_id}`);
     res.json(toRun(run));
   });
 
   router.post("/threads/:thread_id/runs/stream", async (req, res) => {
-    const { run, first, queued } = await runs.start(req.params.thread_id, req.body, { eager: true, auth: authOf(res) });
+    const { run, first, queued } = await runs.start(req.params.thread_id, req.body, {
+      eager: true,
+      ...runCallerOf(res),
+    });
     await sendEventStream(
       req,
       res,
@@ -70,7 +74,7 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
   });
 
   router.post("/threads/:thread_id/runs/wait", async (req, res) => {
-    const run = await runs.create(req.params.thread_id, req.body, { auth: authOf(res) });
+    const run = await runs.create(req.params.thread_id, req.body, runCallerOf(res));
     res.setHeader("Content-Location", `/threads/${run.thread_id}/runs/${run.run_id}`);
     const controller = new AbortController();
     res.on("close", () => {

@@ -64,6 +64,12 @@ type ThreadAction = "read" | "update" | "delete";
 const KNOWN_THREAD_MS = 60_000;
 const KNOWN_THREADS_MAX = 10_000;
 
+/** Who asks for a run: the authenticated user, and the request headers that reach its `configurable`. */
+export interface RunCaller {
+  auth?: AuthContext;
+  headers?: Record<string, string>;
+}
+
 export class RunService {
   /** Threads with a run created here recently, by id, with the time they stop counting. */
   private readonly knownThreads = new Map<string, number>();
@@ -108,7 +114,7 @@ export class RunService {
   async create(
     threadId: string,
     body: RunCreate,
-    options: { temporary?: boolean; auth?: AuthContext; protocol?: boolean } = {},
+    options: RunCaller & { temporary?: boolean; protocol?: boolean } = {},
   ): Promise<RunRow> {
     const { run, queued } = await this.start(threadId, body, options);
     await queued;
@@ -123,7 +129,7 @@ export class RunService {
   async start(
     threadId: string,
     body: RunCreate,
-    options: { temporary?: boolean; eager?: boolean; auth?: AuthContext; protocol?: boolean } = {},
+    options: RunCaller & { temporary?: boolean; eager?: boolean; protocol?: boolean } = {},
   ): Promise<{ run: RunRow; first: RunEvent; queued: Promise<void> }> {
     const { runs, threads, assistants, queue, events } = this.deps;
     const { auth } = options;
@@ -147,7 +153,12 @@ export class RunService {
       after_seconds: body.after_seconds,
     });
     const streamMode = requestedModes(body.stream_mode);
-    const config = body.config ?? {};
+    const given = body.config ?? {};
+    // langgraph.json's http.configurable_headers: the request's headers, under what the body sets.
+    const config =
+      options.headers && Object.keys(options.headers).length
+        ? { ...given, configurable: { ...options.headers, ...(given.configurable as object) } }
+        : given;
     const kwargs: RunKwargs = {
       graph_id: assistant.graph_id,
       input: body.input ?? null,

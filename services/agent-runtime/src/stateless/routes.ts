@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { authOf } from "../auth";
+import { runCallerOf } from "../http/settings";
 import type { RunCreate, RunService } from "../runs/service";
 import { toRun } from "../runs/service";
 import { sendEventStream } from "../runs/sse";
@@ -10,21 +10,20 @@ export function statelessRouter(stateless: StatelessRunService, runs: RunService
   const router = Router();
 
   router.post("/runs", async (req, res) => {
-    const run = await stateless.create(req.body as RunCreate, { auth: authOf(res) });
+    const run = await stateless.create(req.body as RunCreate, runCallerOf(res));
     res.setHeader("Content-Location", `/threads/${run.thread_id}/runs/${run.run_id}`);
     res.json(toRun(run));
   });
 
   router.post("/runs/batch", async (req, res) => {
     const created = [];
-    for (const body of req.body as RunCreate[])
-      created.push(toRun(await stateless.create(body, { auth: authOf(res) })));
+    for (const body of req.body as RunCreate[]) created.push(toRun(await stateless.create(body, runCallerOf(res))));
     res.json(created);
   });
 
   router.post("/runs/stream", async (req, res) => {
     const body = req.body as RunCreate;
-    const run = await stateless.create(body, { auth: authOf(res) });
+    const run = await stateless.create(body, runCallerOf(res));
     await sendEventStream(
       req,
       res,
@@ -38,7 +37,7 @@ export function statelessRouter(stateless: StatelessRunService, runs: RunService
 
   router.post("/runs/wait", async (req, res) => {
     const body = req.body as RunCreate;
-    const run = await stateless.create(body, { needValues: true, auth: authOf(res) });
+    const run = await stateless.create(body, { needValues: true, ...runCallerOf(res) });
     res.setHeader("Content-Location", `/threads/${run.thread_id}/runs/${run.run_id}`);
     const controller = new AbortController();
     res.on("close", () => {

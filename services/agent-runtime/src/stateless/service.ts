@@ -1,11 +1,10 @@
 // Stateless runs: each gets a thread of its own, created with the run and, unless the caller
 // asks to keep it (`on_completion: "keep"`), deleted with its checkpoints once the run has ended.
-import type { AuthContext } from "../auth";
 import { newId } from "../common/ids";
 import type { RunFinishedHooks } from "../runs/finished";
 import type { RunRow } from "../runs/repository";
 import { requestedModes } from "../runs/stream-modes";
-import type { RunCreate, RunService } from "../runs/service";
+import type { RunCaller, RunCreate, RunService } from "../runs/service";
 import type { ThreadService } from "../threads/service";
 
 export interface StatelessOutcome {
@@ -17,13 +16,13 @@ export class StatelessRunService {
   constructor(private readonly runs: RunService) {}
 
   /** Creates the run on a new thread; `/runs/wait` also needs its final values in the event log. */
-  async create(body: RunCreate, options: { needValues?: boolean; auth?: AuthContext } = {}): Promise<RunRow> {
+  async create(body: RunCreate, options: RunCaller & { needValues?: boolean } = {}): Promise<RunRow> {
     const request: RunCreate = { ...body, if_not_exists: "create", multitask_strategy: undefined };
     if (options.needValues) {
       const modes = requestedModes(body.stream_mode);
       if (!modes.includes("values")) request.stream_mode = [...modes, "values"] as RunCreate["stream_mode"];
     }
-    return this.runs.create(newId(), request, { temporary: true, auth: options.auth });
+    return this.runs.create(newId(), request, { temporary: true, auth: options.auth, headers: options.headers });
   }
 
   /**

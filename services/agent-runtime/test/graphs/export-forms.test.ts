@@ -122,9 +122,9 @@ describe("langgraph.json loading (official forms)", () => {
   test("keys the runtime does not implement are named in one warning", () => {
     const warnings = captured.lines.filter((line) => line.level === 40);
     expect(warnings).toHaveLength(1);
-    // `ui` is served (generative UI): no longer among them.
-    expect(warnings[0].keys).toEqual(["http.app", "store.index", "checkpointer.ttl"]);
-    expect(warnings[0].msg).toMatch(/: http\.app, store\.index, checkpointer\.ttl$/);
+    // `ui` (generative UI) and `http.app` (custom routes) are served: no longer among them.
+    expect(warnings[0].keys).toEqual(["http.mount_prefix", "store.index", "checkpointer.ttl"]);
+    expect(warnings[0].msg).toMatch(/: http\.mount_prefix, store\.index, checkpointer\.ttl$/);
   });
 
   test("LANGGRAPH_STRICT_GRAPHS: a graph that fails to load stops the load", async () => {

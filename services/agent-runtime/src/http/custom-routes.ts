@@ -1,0 +1,117 @@
+// langgraph.json's `http.app`: the project's own routes and middleware, mounted after CORS and the
+// runtime's auth and before the built-in routes, as the official server mounts them. Two kinds of
+// app are taken: a Hono app (what the official JS server takes) and an Express app or router.
+// A Hono app's middleware also wraps the built-in routes: a request no route of the app answers
+// goes on to them, with the headers its middleware set.
+import path from "node:path";
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { GraphConfigError, type GraphProject } from "../graphs/config";
+import { loadModule } from "../graphs/modules";
+
+/** What a Hono app offers that this bridge uses. */
+interface HonoLike {
+  fetch(request: globalThis.Request): globalThis.Response | Promise<globalThis.Response>;
+  notFound(handler: () => globalThis.Response): unknown;
+}
+
+/** Marks the answer of a request no custom route took: the built-in routes answer it. */
+const PASS_THROUGH = "x-lgp-custom-routes-pass";
+
+function isHono(value: unknown): value is HonoLike {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as HonoLike).fetch === "function" &&
+    typeof (value as HonoLike).notFound === "function"
+  );
+}
+
+function isExpress(value: unknown): value is RequestHandler {
+  return (
+    typeof value === "function" &&
+    typeof (value as { use?: unknown }).use === "function" &&
+    typeof (value as { handle?: unknown }).handle === "function"
+  );
+}
+
+export interface CustomRoutes {
+  kind: "hono" | "express";
+  /** `http.app` as written. */
+  source: string;
+  handler: RequestHandler;
+}
+
+/** Loads `http.app` relative to langgraph.json; a wrong path or export stops start-up. */
+export async function loadCustomRoutes(
+  project: GraphProject,
+  spec: string | undefined,
+): Promise<CustomRoutes | undefined> {
+  if (!spec) return undefined;
+  const separator = spec.lastIndexOf(":");
+  const file = path.resolve(path.dirname(project.configPath), separator > 0 ? spec.slice(0, separator) : spec);
+  const exportName = (separator > 0 ? spec.slice(separator + 1) : "") || "default";
+  let exported: unknown;
+  try {
+    exported = (await loadModule(file))[exportName];
+  } catch (error) {
+    throw new GraphConfigError(`cannot load http.app ${spec}: ${(error as Error).message}`);
+  }
+  if (isHono(exported)) return { kind: "hono", source: spec, handler: honoBridge(exported) };
+  if (isExpress(exported)) return { kind: "express", source: spec, handler: exported };
+  throw new GraphConfigError(
+    `http.app ${spec}: export "${exportName}" of ${file} is neither a Hono app nor an Express app or router`,
+  );
+}
+
+/** A request body the Hono app reads only if it asks: untouched, the built-in routes still get it. */
+function lazyBody(req: Request): globalThis.ReadableStream<Uint8Array> | undefined {
+  if (req.method === "GET" || req.method === "HEAD") return undefined;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        reader ??= (Readable.toWeb(req) as unknown as globalThis.ReadableStream<Uint8Array>).getReader();
+        const { value, done } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function honoBridge(app: HonoLike): RequestHandler {
+  app.notFound(() => new Response(null, { status: 404, headers: { [PASS_THROUGH]: "1" } }));
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const url = `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`;
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+      }
+      const body = lazyBody(req);
+      const answer = await app.fetch(
+        new Request(url, { method: req.method, headers, body, ...(body ? { duplex: "half" } : {}) } as RequestInit),
+      );
+      if (answer.headers.get(PASS_THROUGH)) {
+        // The app's middleware ran around "no route": its headers go on the built-in answer.
+        answer.headers.forEach((value, name) => {
+          if (name !== PASS_THROUGH && name !== "content-length" && name !== "content-type") res.setHeader(name, value);
+        });
+        next();
+        return;
+      }
+      res.status(answer.status);
+      answer.headers.forEach((value, name) => res.append(name, value));
+      if (!answer.body) {
+        res.end();
+        return;
+      }
+      Readable.fromWeb(answer.body as unknown as WebReadableStream).pipe(res);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,118 @@
+// langgraph.json's `http` section, beyond `cors` (cors.ts): a custom app mounted in front of the
+// built-in routes, built-in route groups switched off, and request headers copied into runs'
+// `configurable`. Checked at start-up: a wrong value stops it with the key named.
+import type { RequestHandler, Response } from "express";
+import { z } from "zod";
+import { authOf } from "../auth";
+import { GraphConfigError, type GraphProject } from "../graphs/config";
+import type { RunCaller } from "../runs/service";
+
+const headerPatterns = z.array(z.string().min(1)).optional();
+
+const httpSection = z
+  .object({
+    app: z.string().min(1).optional(),
+    disable_assistants: z.boolean().default(false),
+    disable_threads: z.boolean().default(false),
+    disable_runs: z.boolean().default(false),
+    disable_store: z.boolean().default(false),
+    disable_meta: z.boolean().default(false),
+    disable_ui: z.boolean().default(false),
+    disable_mcp: z.boolean().default(false),
+    disable_a2a: z.boolean().default(false),
+    configurable_headers: z
+      .object({ includes: headerPatterns, include: headerPatterns, excludes: headerPatterns, exclude: headerPatterns })
+      .loose()
+      .nullish(),
+  })
+  .loose();
+
+export interface HttpSettings {
+  /** `http.app`: `./path/to/file.ts:export`, relative to langgraph.json. */
+  app?: string;
+  disabled: {
+    assistants: boolean;
+    threads: boolean;
+    runs: boolean;
+    store: boolean;
+    meta: boolean;
+    ui: boolean;
+  };
+  /** Which request headers reach runs as `configurable` entries (lower-case names; `*` matches any run of characters). */
+  configurableHeaders?: { includes: RegExp[]; excludes: RegExp[] };
+}
+
+function patterns(values: string[] | undefined): RegExp[] {
+  return (values ?? []).map(
+    (value) =>
+      new RegExp(
+        `^${value
+          .toLowerCase()
+          .split("*")
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+          .join(".*")}$`,
+      ),
+  );
+}
+
+export function httpSettingsOf(project: GraphProject): HttpSettings {
+  const raw = (project.json as { http?: unknown }).http ?? {};
+  const parsed = httpSection.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new GraphConfigError(`invalid http.${issue.path.join(".")} in ${project.configPath}: ${issue.message}`);
+  }
+  const http = parsed.data;
+  const headers = http.configurable_headers;
+  return {
+    app: http.app,
+    disabled: {
+      assistants: http.disable_assistants,
+      threads: http.disable_threads,
+      runs: http.disable_runs,
+      store: http.disable_store,
+      meta: http.disable_meta,
+      ui: http.disable_ui,
+    },
+    configurableHeaders: headers
+      ? {
+          includes: patterns(headers.includes ?? headers.include),
+          excludes: patterns(headers.excludes ?? headers.exclude),
+        }
+      : undefined,
+  };
+}
+
+/** The headers of a request that go into its runs' `configurable`: included, and not excluded. */
+export function configurableHeaders(
+  settings: HttpSettings["configurableHeaders"],
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  if (!settings) return {};
+  const picked: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    if (!settings.includes.some((pattern) => pattern.test(lower))) continue;
+    if (settings.excludes.some((pattern) => pattern.test(lower))) continue;
+    picked[lower] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return picked;
+}
+
+/** Puts the request's configurable headers where the run routes read them (`configurableHeadersOf`). */
+export function collectConfigurableHeaders(settings: HttpSettings["configurableHeaders"]): RequestHandler {
+  return (req, res, next) => {
+    res.locals.configurableHeaders = configurableHeaders(settings, req.headers);
+    next();
+  };
+}
+
+function configurableHeadersOf(res: Response): Record<string, string> | undefined {
+  return res.locals.configurableHeaders as Record<string, string> | undefined;
+}
+
+/** Who asks for a run, from the request: its user (custom auth) and its configurable headers. */
+export function runCallerOf(res: Response): RunCaller {
+  return { auth: authOf(res), headers: configurableHeadersOf(res) };
+}

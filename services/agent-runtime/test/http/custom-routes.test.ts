@@ -1,0 +1,130 @@
+// langgraph.json's `http` section beyond CORS: a project's own app (`http.app`, Hono or Express)
+// mounted after CORS and auth and before the built-in routes, so its middleware also wraps them;
+// `disable_*` switching built-in groups off; `configurable_headers` copying request headers into
+// runs' `configurable`.
+import path from "node:path";
+import { runtimeKeyHash } from "@lgp/server-kit";
+import { Client, startTestRuntime } from "../support/harness";
+
+const FIXTURES = path.resolve(__dirname, "fixtures/custom-routes");
+const KEY = "lgp_rt_custom_routes_test_key_0123456789";
+
+describe("a Hono app (http.app), with store routes off and configurable headers", () => {
+  let rt: Awaited<ReturnType<typeof startTestRuntime>>;
+  const send = (pathname: string, init: RequestInit = {}) =>
+    fetch(`${rt.url}${pathname}`, { ...init, headers: { "x-api-key": KEY, ...init.headers } });
+
+  beforeAll(async () => {
+    rt = await startTestRuntime({
+      env: { LANGGRAPH_JSON: path.join(FIXTURES, "hono.langgraph.json"), API_KEY_HASHES: runtimeKeyHash(KEY) },
+    });
+  });
+  afterAll(async () => {
+    await rt?.close();
+  });
+
+  it("serves the app's routes, with their bodies and statuses, behind the deployment's key", async () => {
+    const hello = await send("/custom/hello");
+    expect(hello.status).toBe(200);
+    expect(await hello.json()).toEqual({ hello: "world" });
+    expect(hello.headers.get("x-custom-middleware")).toBe("hono");
+
+    const echo = await send("/custom/echo", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ a: [1, 2] }),
+    });
+    expect(await echo.json()).toEqual({ echoed: { a: [1, 2] } });
+    const teapot = await send("/custom/teapot");
+    expect([teapot.status, await teapot.text()]).toEqual([418, "short and stout"]);
+
+    // The runtime's auth comes first: no key, no custom route.
+    expect((await fetch(`${rt.url}/custom/hello`)).status).toBe(401);
+  });
+
+  it("runs the app's middleware around the built-in routes, whose requests keep their bodies", async () => {
+    const info = await send("/info");
+    expect(info.status).toBe(200);
+    expect(info.headers.get("x-custom-middleware")).toBe("hono");
+
+    const created = await send("/threads", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ metadata: { through: "the custom app" } }),
+    });
+    expect(created.status).toBe(200);
+    expect(created.headers.get("x-custom-middleware")).toBe("hono");
+    expect(((await created.json()) as { metadata: object }).metadata).toEqual({ through: "the custom app" });
+  });
+
+  it("switches the store routes off (disable_store)", async () => {
+    const put = await send("/store/items", {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ namespace: ["a"], key: "k", value: { v: 1 } }),
+    });
+    expect(put.status).toBe(404);
+    expect((await send("/assistants/search", { method: "POST", body: "{}" })).status).toBe(200);
+  });
+
+  it("copies the included request headers, and not the excluded ones, into the run's configurable", async () => {
+    const client = new Client({
+      apiUrl: rt.url,
+      apiKey: KEY,
+      defaultHeaders: { "x-team-id": "team-7", "x-team-secret": "s3cret", "x-other": "no" },
+    });
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "agent", {
+      input: { messages: [{ role: "user", content: "hi" }] },
+      config: { configurable: { chosen: "by the body" } },
+    });
+    const configurable = (
+      (run as unknown as { kwargs: unknown }).kwargs as { config: { configurable: Record<string, unknown> } }
+    ).config.configurable;
+    expect(configurable).toMatchObject({ "x-team-id": "team-7", chosen: "by the body" });
+    expect(configurable).not.toHaveProperty("x-team-secret");
+    expect(configurable).not.toHaveProperty("x-other");
+    // A body value wins over a header of the same name.
+    const overridden = await client.runs.create(thread.thread_id, "agent", {
+      input: { messages: [{ role: "user", content: "again" }] },
+      config: { configurable: { "x-team-id": "from the body" } },
+      multitaskStrategy: "enqueue",
+    });
+    expect(
+      ((overridden as unknown as { kwargs: unknown }).kwargs as { config: { configurable: object } }).config
+        .configurable,
+    ).toMatchObject({
+      "x-team-id": "from the body",
+    });
+  });
+});
+
+describe("an Express router (http.app), with assistants and meta routes off", () => {
+  let rt: Awaited<ReturnType<typeof startTestRuntime>>;
+
+  beforeAll(async () => {
+    rt = await startTestRuntime({ env: { LANGGRAPH_JSON: path.join(FIXTURES, "express.langgraph.json") } });
+  });
+  afterAll(async () => {
+    await rt?.close();
+  });
+
+  it("mounts the router before the built-in routes and leaves the switched-off groups unserved", async () => {
+    const ping = await fetch(`${rt.url}/custom/ping`);
+    expect(await ping.json()).toEqual({ pong: true });
+    expect(ping.headers.get("x-custom-middleware")).toBe("express");
+
+    const thread = await fetch(`${rt.url}/threads`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(thread.status).toBe(200);
+    expect(thread.headers.get("x-custom-middleware")).toBe("express");
+
+    expect((await fetch(`${rt.url}/assistants/search`, { method: "POST", body: "{}" })).status).toBe(404);
+    expect((await fetch(`${rt.url}/info`)).status).toBe(404);
+    // Health stays served: deployers wait on it.
+    expect((await fetch(`${rt.url}/ok`)).status).toBe(200);
+  });
+});
