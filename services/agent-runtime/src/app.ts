@@ -94,7 +94,12 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
             }),
           );
       }
-      if (!off?.store) app.use(storeRouter(new StoreService(new StoreRepository(deps.db), deps.runtime?.authorize)));
+      if (!off?.store)
+        app.use(
+          storeRouter(
+            new StoreService(new StoreRepository(deps.db, deps.runtime?.storeIndex), deps.runtime?.authorize),
+          ),
+        );
     },
   });
   return app;

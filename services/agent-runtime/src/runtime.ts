@@ -1,6 +1,7 @@
 // Builds the runtime's domain: database, checkpointer, graphs, queue, event log, services and
 // (optionally) in-process workers. Shared by the API process (main.ts), worker processes
 // (worker.ts) and tests, so all three run the same code.
+import { loadSemanticIndex, logSearchMethod, type SemanticIndex } from "./store/semantic-index";
 import { loadCustomRoutes, type CustomRoutes } from "./http/custom-routes";
 import { httpSettingsOf, type HttpSettings } from "./http/settings";
 import { RuntimeCheckpointer } from "./graphs/checkpointer";
@@ -60,6 +61,8 @@ export interface Runtime {
   http: HttpSettings;
   /** langgraph.json's `http.app`, when it declares one. */
   customRoutes?: CustomRoutes;
+  /** langgraph.json's `store.index`: the store's semantic index, when it declares one. */
+  storeIndex?: SemanticIndex;
   /** What every service asks before touching a resource (allows everything without a handler). */
   authorize: Authorize;
   /** Starts `n` queue workers in this process. */
@@ -105,11 +108,13 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       defaults: config.LANGGRAPH_CONFIG,
       strict: config.LANGGRAPH_STRICT_GRAPHS,
     });
-    graphs.setStore(createGraphStore(db));
     // After the graphs: langgraph.json's `env` is applied, and the handler may read it.
     const project = readGraphProject(config.LANGGRAPH_JSON);
     const customAuth = await CustomAuth.load(project);
     const http = httpSettingsOf(project);
+    const storeIndex = await loadSemanticIndex(project);
+    graphs.setStore(createGraphStore(db, storeIndex));
+    if (storeIndex) await logSearchMethod(db, storeIndex, logger);
     const customRoutes = await loadCustomRoutes(project, http.app);
     if (customRoutes)
       logger.info({ app: customRoutes.source, kind: customRoutes.kind }, "custom routes mounted (http.app)");
@@ -264,6 +269,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       customAuth,
       http,
       customRoutes,
+      storeIndex,
       authorize,
       startWorkers(n: number) {
         if (n <= 0) return;

@@ -1310,8 +1310,8 @@ export type components = {
       value: {
         [key: string]: unknown;
       };
-      /** @description Accepted for compatibility; this store keeps no vector index. */
-      index?: null | false | string[];
+      /** @description With a semantic index (langgraph.json's store.index): `false` keeps the item out of it, a list of field paths embeds those instead of the configured fields. Ignored without one. */
+      index?: boolean | string[] | null;
       /** @description Minutes until the item expires; null or absent for never. */
       ttl?: number | null;
     };
@@ -1329,7 +1329,7 @@ export type components = {
       limit: number;
       /** @default 0 */
       offset: number;
-      /** @description Natural-language query; ignored, as this store keeps no embedding index. */
+      /** @description Natural-language query. With a semantic index (store.index), items rank by similarity to it and carry a `score`; items without vectors come after, with a null score. Ignored without one. */
       query?: string | null;
       refresh_ttl?: boolean | null;
     };

@@ -1,10 +1,9 @@
 // The custom auth handler of langgraph.json (`auth.path`): an `Auth` from
 // `@langchain/langgraph-sdk/auth`. `authenticate` turns a request into a user; the handlers
 // registered with `on(...)` allow, deny, modify or filter each resource action.
-import path from "node:path";
 import { HttpError } from "@lgp/server-kit";
 import { GraphConfigError, type GraphProject } from "../graphs/config";
-import { loadModule } from "../graphs/modules";
+import { loadProjectExport } from "../graphs/modules";
 import type { AuthContext, AuthFilters, AuthUser } from "./context";
 import { isAuthFilters } from "./filters";
 
@@ -97,18 +96,7 @@ export class CustomAuth {
   static async load(project: GraphProject): Promise<CustomAuth | undefined> {
     const settings = (project.json.auth ?? {}) as AuthSettings;
     if (!settings.path) return undefined;
-    const separator = settings.path.lastIndexOf(":");
-    const file = path.resolve(
-      path.dirname(project.configPath),
-      separator > 0 ? settings.path.slice(0, separator) : settings.path,
-    );
-    const exportName = (separator > 0 ? settings.path.slice(separator + 1) : "") || "default";
-    let exported: unknown;
-    try {
-      exported = (await loadModule(file))[exportName];
-    } catch (error) {
-      throw new GraphConfigError(`cannot load auth.path ${settings.path}: ${(error as Error).message}`);
-    }
+    const { exported, file, exportName } = await loadProjectExport(project.configPath, "auth.path", settings.path);
     const handlers = (exported as { "~handlerCache"?: HandlerCache } | undefined)?.["~handlerCache"];
     if (!handlers) {
       throw new GraphConfigError(

@@ -43,6 +43,7 @@ const HANDLED_KEYS = new Set([
   "graphs",
   "env",
   "http.cors",
+  "store.index",
   "http.app",
   "http.disable_assistants",
   "http.disable_threads",

@@ -3,12 +3,11 @@
 // app are taken: a Hono app (what the official JS server takes) and an Express app or router.
 // A Hono app's middleware also wraps the built-in routes: a request no route of the app answers
 // goes on to them, with the headers its middleware set.
-import path from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { GraphConfigError, type GraphProject } from "../graphs/config";
-import { loadModule } from "../graphs/modules";
+import { loadProjectExport } from "../graphs/modules";
 
 /** What a Hono app offers that this bridge uses. */
 interface HonoLike {
@@ -49,15 +48,7 @@ export async function loadCustomRoutes(
   spec: string | undefined,
 ): Promise<CustomRoutes | undefined> {
   if (!spec) return undefined;
-  const separator = spec.lastIndexOf(":");
-  const file = path.resolve(path.dirname(project.configPath), separator > 0 ? spec.slice(0, separator) : spec);
-  const exportName = (separator > 0 ? spec.slice(separator + 1) : "") || "default";
-  let exported: unknown;
-  try {
-    exported = (await loadModule(file))[exportName];
-  } catch (error) {
-    throw new GraphConfigError(`cannot load http.app ${spec}: ${(error as Error).message}`);
-  }
+  const { exported, file, exportName } = await loadProjectExport(project.configPath, "http.app", spec);
   if (isHono(exported)) return { kind: "hono", source: spec, handler: honoBridge(exported) };
   if (isExpress(exported)) return { kind: "express", source: spec, handler: exported };
   throw new GraphConfigError(

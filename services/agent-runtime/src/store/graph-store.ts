@@ -9,11 +9,12 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import type { Db } from "../db";
 import { StoreRepository, type StoredItem } from "./repository";
+import type { SemanticIndex } from "./semantic-index";
 
 /**
  * The store graphs receive (`config.store`, `getStore()`, `runtime.store`): LangGraph's BaseStore
- * over the same table as /store/items. Without an embedding index, `query` is ignored and search
- * is a filtered listing, as in LangGraph's own stores when no index is configured.
+ * over the same table as /store/items, with the same semantic index (store.index). Without one,
+ * `query` is ignored and search is a filtered listing, as in LangGraph's own stores.
  */
 export class PrismaStore extends BaseStore {
   constructor(readonly repository: StoreRepository) {
@@ -30,7 +31,7 @@ export class PrismaStore extends BaseStore {
   private async run(operation: Operation): Promise<unknown> {
     if (isPut(operation)) {
       if (operation.value === null) await this.repository.delete(operation.namespace, operation.key);
-      else await this.repository.put(operation.namespace, operation.key, operation.value);
+      else await this.repository.put(operation.namespace, operation.key, operation.value, null, operation.index);
       return undefined;
     }
     if (isGet(operation)) return this.repository.get(operation.namespace, operation.key);
@@ -40,6 +41,7 @@ export class PrismaStore extends BaseStore {
         filter: operation.filter,
         limit: operation.limit ?? 10,
         offset: operation.offset ?? 0,
+        query: operation.query,
       });
       return items;
     }
@@ -61,6 +63,6 @@ const isGet = (operation: Operation): operation is GetOperation => "key" in oper
 const isSearch = (operation: Operation): operation is SearchOperation => "namespacePrefix" in operation;
 
 /** The store to hand a graph at compile/invoke time (`graph.compile({ store })` or `graph.store = ...`). */
-export function createGraphStore(db: Db): PrismaStore {
-  return new PrismaStore(new StoreRepository(db));
+export function createGraphStore(db: Db, index?: SemanticIndex): PrismaStore {
+  return new PrismaStore(new StoreRepository(db, index));
 }

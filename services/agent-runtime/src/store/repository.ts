@@ -1,6 +1,7 @@
 import type { Db } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { filtersSql, type AuthFilters } from "../auth";
+import type { SemanticIndex } from "./semantic-index";
 
 /** One stored item as the store hands it out (namespace split back into labels). */
 export interface StoredItem {
@@ -9,6 +10,8 @@ export interface StoredItem {
   value: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
+  /** Similarity to a search's query vector (cosine); null for an item with no vector, absent without a query. */
+  score?: number | null;
 }
 
 export interface SearchQuery {
@@ -20,6 +23,8 @@ export interface SearchQuery {
   refreshTtl?: boolean;
   /** The caller's auth filters, on the item's value with its `namespace` and `key`. */
   access?: AuthFilters;
+  /** Natural-language query: with a semantic index, items rank by similarity, those without vectors last. */
+  query?: string | null;
 }
 
 export interface NamespaceQuery {
@@ -48,6 +53,7 @@ interface Row {
   value: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
+  score?: number | null;
 }
 
 const toItem = (row: Row): StoredItem => ({
@@ -56,6 +62,7 @@ const toItem = (row: Row): StoredItem => ({
   value: row.value,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  ...(row.score === undefined ? {} : { score: row.score }),
 });
 
 // What auth filters see of an item, as the official server builds it: its value, its namespace's
@@ -71,21 +78,36 @@ const LIVE = Prisma.sql`(expires_at IS NULL OR expires_at > now())`;
  * item written by a graph is what /store/items returns and vice versa.
  */
 export class StoreRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** langgraph.json's store.index: puts embed the indexed fields, searches with `query` rank by similarity. */
+    readonly index?: SemanticIndex,
+  ) {}
 
-  /** Creates or replaces an item; `ttlMinutes` null or absent means it never expires. */
+  /**
+   * Creates or replaces an item; `ttlMinutes` null or absent means it never expires. With a
+   * semantic index, the item's vectors are replaced in the same transaction: its `fields` (or
+   * these), none for `index: false`.
+   */
   async put(
     namespace: string[],
     key: string,
     value: Record<string, unknown>,
     ttlMinutes?: number | null,
+    index?: false | string[] | null,
   ): Promise<void> {
+    const vectors = this.index
+      ? index === false
+        ? []
+        : await this.index.vectorsOf(value, index ?? undefined)
+      : undefined;
     const ttl = ttlMinutes ?? null;
     const json = JSON.stringify(value);
+    const name = join(namespace);
     // An expired row still present counts as new: its created_at restarts.
-    await this.db.$executeRaw`
+    const upsert = this.db.$executeRaw`
       INSERT INTO store_items (namespace, key, value, created_at, updated_at, expires_at, ttl_minutes)
-      VALUES (${join(namespace)}, ${key}, ${json}::jsonb, now(), now(),
+      VALUES (${name}, ${key}, ${json}::jsonb, now(), now(),
               CASE WHEN ${ttl}::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => ${ttl}::float8 * 60) END,
               ${ttl}::float8)
       ON CONFLICT (namespace, key) DO UPDATE SET
@@ -94,6 +116,26 @@ export class StoreRepository {
         created_at = CASE WHEN store_items.expires_at <= now() THEN EXCLUDED.created_at ELSE store_items.created_at END,
         expires_at = EXCLUDED.expires_at,
         ttl_minutes = EXCLUDED.ttl_minutes`;
+    if (!vectors) {
+      await upsert;
+      return;
+    }
+    await this.db.$transaction([
+      upsert,
+      this.db.$executeRaw`DELETE FROM store_vectors WHERE namespace = ${name} AND key = ${key}`,
+      ...(vectors.length
+        ? [
+            this.db.$executeRaw`
+              INSERT INTO store_vectors (namespace, key, path, position, embedding)
+              VALUES ${Prisma.join(
+                vectors.map(
+                  (vector) =>
+                    Prisma.sql`(${name}, ${key}, ${vector.path}, ${vector.position}, ${vector.embedding}::real[])`,
+                ),
+              )}`,
+          ]
+        : []),
+    ]);
   }
 
   async delete(namespace: string[], key: string): Promise<void> {
@@ -118,11 +160,24 @@ export class StoreRepository {
       filtersSql(AUTH_DOCUMENT, query.access),
     ];
     const where = Prisma.join(conditions, " AND ");
-    const rows = await this.db.$queryRaw<Row[]>`
-      SELECT namespace, key, value, created_at, updated_at FROM store_items
-      WHERE ${where}
-      ORDER BY updated_at DESC, namespace, key
-      LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`;
+    // With a query vector: an exact scan, each item scored by its best vector (a dot product of
+    // unit vectors), items without one after every scored item.
+    const queryVector = this.index && query.query ? await this.index.embedQuery(query.query) : undefined;
+    const rows = queryVector
+      ? await this.db.$queryRaw<Row[]>`
+          SELECT namespace, key, value, created_at, updated_at, scored.score FROM store_items
+          LEFT JOIN LATERAL (
+            SELECT max((SELECT sum(a * b) FROM unnest(v.embedding, ${queryVector}::real[]) AS t(a, b)))::float8 AS score
+            FROM store_vectors v WHERE v.namespace = store_items.namespace AND v.key = store_items.key
+          ) scored ON true
+          WHERE ${where}
+          ORDER BY scored.score DESC NULLS LAST, updated_at DESC, namespace, key
+          LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`
+      : await this.db.$queryRaw<Row[]>`
+          SELECT namespace, key, value, created_at, updated_at FROM store_items
+          WHERE ${where}
+          ORDER BY updated_at DESC, namespace, key
+          LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`;
     if (query.refreshTtl !== false && rows.length > 0) {
       await this.db.$executeRaw`
         UPDATE store_items SET expires_at = now() + make_interval(secs => ttl_minutes * 60)

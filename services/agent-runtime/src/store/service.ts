@@ -44,7 +44,8 @@ export class StoreService {
     // What it writes must be something it could read back.
     if (filters && !matchesFilters(authDocument(value.namespace, value.key, value.value), filters))
       throw new ForbiddenError("Not authorized");
-    await this.repository.put(value.namespace, value.key, value.value, body.ttl ?? null);
+    if (body.index === true) throw invalid(["body", "index"], "must be false or a list of field paths");
+    await this.repository.put(value.namespace, value.key, value.value, body.ttl ?? null, body.index);
   }
 
   async get(namespace: string[], key: string, refreshTtl?: boolean, auth?: AuthContext): Promise<ApiStoreItem | null> {
@@ -89,9 +90,10 @@ export class StoreService {
         offset: value.offset,
         refreshTtl: body.refresh_ttl ?? true,
         access: filters,
+        query: value.query,
       });
-      // No embedding index, so there is no relevance score.
-      return items.map((item) => ({ ...toApi(item), score: null }));
+      // A score only where a semantic index ranked the items.
+      return items.map((item) => ({ ...toApi(item), score: item.score ?? null }));
     } catch (error) {
       if (error instanceof StoreFilterError) throw invalid(["body", "filter"], error.message);
       throw error;
