@@ -97,7 +97,10 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
       if (!off?.store)
         app.use(
           storeRouter(
-            new StoreService(new StoreRepository(deps.db, deps.runtime?.storeIndex), deps.runtime?.authorize),
+            new StoreService(
+              new StoreRepository(deps.db, deps.runtime?.storeIndex, deps.runtime?.storeTtl),
+              deps.runtime?.authorize,
+            ),
           ),
         );
     },

@@ -1,6 +1,8 @@
 // Builds the runtime's domain: database, checkpointer, graphs, queue, event log, services and
 // (optionally) in-process workers. Shared by the API process (main.ts), worker processes
 // (worker.ts) and tests, so all three run the same code.
+import { checkpointerTtlOf, storeTtlOf, type StoreTtlSettings } from "./ttl/settings";
+import { withSweepLock } from "./ttl/sweep-lock";
 import { loadSemanticIndex, logSearchMethod, type SemanticIndex } from "./store/semantic-index";
 import { loadCustomRoutes, type CustomRoutes } from "./http/custom-routes";
 import { httpSettingsOf, type HttpSettings } from "./http/settings";
@@ -63,6 +65,8 @@ export interface Runtime {
   customRoutes?: CustomRoutes;
   /** langgraph.json's `store.index`: the store's semantic index, when it declares one. */
   storeIndex?: SemanticIndex;
+  /** langgraph.json's `store.ttl`. */
+  storeTtl: StoreTtlSettings;
   /** What every service asks before touching a resource (allows everything without a handler). */
   authorize: Authorize;
   /** Starts `n` queue workers in this process. */
@@ -113,7 +117,9 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     const customAuth = await CustomAuth.load(project);
     const http = httpSettingsOf(project);
     const storeIndex = await loadSemanticIndex(project);
-    graphs.setStore(createGraphStore(db, storeIndex));
+    const storeTtl = storeTtlOf(project);
+    const checkpointerTtl = checkpointerTtlOf(project);
+    graphs.setStore(createGraphStore(db, storeIndex, storeTtl));
     if (storeIndex) await logSearchMethod(db, storeIndex, logger);
     const customRoutes = await loadCustomRoutes(project, http.app);
     if (customRoutes)
@@ -144,7 +150,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
 
     const checkpoints = new CheckpointTables(db);
     const assistantRepository = new AssistantRepository(db);
-    const threadRepository = new ThreadRepository(db);
+    const threadRepository = new ThreadRepository(db, checkpointerTtl);
     const runRepository = new RunRepository(pool);
     const assistants = new AssistantService(
       assistantRepository,
@@ -211,7 +217,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       logger,
       authorize,
     });
-    const storeRepository = new StoreRepository(db);
+    const storeRepository = new StoreRepository(db, undefined, storeTtl);
     let storeSweeper: NodeJS.Timeout | undefined;
     let threadSweeper: NodeJS.Timeout | undefined;
     let threadSweep: Promise<void> | undefined;
@@ -270,27 +276,32 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       http,
       customRoutes,
       storeIndex,
+      storeTtl,
       authorize,
       startWorkers(n: number) {
         if (n <= 0) return;
         queue.startWorkers(n, executor.handle);
         webhooks.startWorker(n);
         void crons.start().catch((error) => logger.error({ err: error }, "cannot start the cron scheduler"));
+        // One sweeper per deployment at a time, whichever process takes the lock.
         storeSweeper ??= setInterval(() => {
-          void storeRepository.sweepExpired().catch((error) => logger.warn({ err: error }, "store sweep failed"));
-        }, STORE_SWEEP_MS);
+          void withSweepLock(pool, "store", () => storeRepository.sweepExpired()).catch((error) =>
+            logger.warn({ err: error }, "store sweep failed"),
+          );
+        }, storeTtl.sweepIntervalMs ?? STORE_SWEEP_MS);
         storeSweeper.unref();
         // Expired threads go through ThreadService, as DELETE does: their active runs stop first.
         threadSweeper ??= setInterval(() => {
           if (threadSweep) return; // one sweep at a time, however short the interval
-          threadSweep = threads
-            .sweepExpired(100, (threadId, error) =>
+          threadSweep = withSweepLock(pool, "threads", () =>
+            threads.sweepExpired(100, (threadId, error) =>
               logger.warn({ err: error, threadId }, "thread TTL sweep: cannot sweep this thread"),
-            )
+            ),
+          )
             .then(() => undefined)
             .catch((error) => logger.warn({ err: error }, "thread TTL sweep failed"))
             .finally(() => (threadSweep = undefined));
-        }, config.THREAD_TTL_SWEEP_MS);
+        }, checkpointerTtl.sweepIntervalMs ?? config.THREAD_TTL_SWEEP_MS);
         threadSweeper.unref();
         // Shorter locks (tests, drills) sweep sooner; the default lock sweeps every 30 s.
         const sweepMs = Math.min(ORPHAN_SWEEP_MS, config.RUN_LOCK_MS);

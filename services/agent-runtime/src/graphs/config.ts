@@ -44,6 +44,8 @@ const HANDLED_KEYS = new Set([
   "env",
   "http.cors",
   "store.index",
+  "store.ttl",
+  "checkpointer.ttl",
   "http.app",
   "http.disable_assistants",
   "http.disable_threads",

@@ -9,6 +9,7 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import type { Db } from "../db";
 import { StoreRepository, type StoredItem } from "./repository";
+import type { StoreTtlSettings } from "../ttl/settings";
 import type { SemanticIndex } from "./semantic-index";
 
 /**
@@ -31,7 +32,7 @@ export class PrismaStore extends BaseStore {
   private async run(operation: Operation): Promise<unknown> {
     if (isPut(operation)) {
       if (operation.value === null) await this.repository.delete(operation.namespace, operation.key);
-      else await this.repository.put(operation.namespace, operation.key, operation.value, null, operation.index);
+      else await this.repository.put(operation.namespace, operation.key, operation.value, undefined, operation.index);
       return undefined;
     }
     if (isGet(operation)) return this.repository.get(operation.namespace, operation.key);
@@ -63,6 +64,6 @@ const isGet = (operation: Operation): operation is GetOperation => "key" in oper
 const isSearch = (operation: Operation): operation is SearchOperation => "namespacePrefix" in operation;
 
 /** The store to hand a graph at compile/invoke time (`graph.compile({ store })` or `graph.store = ...`). */
-export function createGraphStore(db: Db, index?: SemanticIndex): PrismaStore {
-  return new PrismaStore(new StoreRepository(db, index));
+export function createGraphStore(db: Db, index?: SemanticIndex, ttl?: StoreTtlSettings): PrismaStore {
+  return new PrismaStore(new StoreRepository(db, index, ttl));
 }

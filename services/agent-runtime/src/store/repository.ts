@@ -1,6 +1,7 @@
 import type { Db } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { filtersSql, type AuthFilters } from "../auth";
+import type { StoreTtlSettings } from "../ttl/settings";
 import type { SemanticIndex } from "./semantic-index";
 
 /** One stored item as the store hands it out (namespace split back into labels). */
@@ -82,10 +83,13 @@ export class StoreRepository {
     private readonly db: Db,
     /** langgraph.json's store.index: puts embed the indexed fields, searches with `query` rank by similarity. */
     readonly index?: SemanticIndex,
+    /** langgraph.json's store.ttl: the TTL of items written without one, and whether reads refresh by default. */
+    private readonly ttl: Pick<StoreTtlSettings, "defaultTtlMinutes" | "refreshOnRead"> = { refreshOnRead: true },
   ) {}
 
   /**
-   * Creates or replaces an item; `ttlMinutes` null or absent means it never expires. With a
+   * Creates or replaces an item; `ttlMinutes` null means it never expires, absent the configured
+   * default (store.ttl.default_ttl; none: never). With a
    * semantic index, the item's vectors are replaced in the same transaction: its `fields` (or
    * these), none for `index: false`.
    */
@@ -101,7 +105,7 @@ export class StoreRepository {
         ? []
         : await this.index.vectorsOf(value, index ?? undefined)
       : undefined;
-    const ttl = ttlMinutes ?? null;
+    const ttl = ttlMinutes === undefined ? (this.ttl.defaultTtlMinutes ?? null) : ttlMinutes;
     const json = JSON.stringify(value);
     const name = join(namespace);
     // An expired row still present counts as new: its created_at restarts.
@@ -142,8 +146,8 @@ export class StoreRepository {
     await this.db.storeItem.deleteMany({ where: { namespace: join(namespace), key } });
   }
 
-  /** The item, or null; `refreshTtl` (default true) restarts its TTL. */
-  async get(namespace: string[], key: string, refreshTtl = true): Promise<StoredItem | null> {
+  /** The item, or null; `refreshTtl` (default store.ttl.refresh_on_read, else true) restarts its TTL. */
+  async get(namespace: string[], key: string, refreshTtl = this.ttl.refreshOnRead): Promise<StoredItem | null> {
     const rows = await this.db.$queryRaw<Row[]>`
       ${refreshTtl ? this.refreshing(Prisma.sql`namespace = ${join(namespace)} AND key = ${key}`) : Prisma.empty}
       SELECT namespace, key, value, created_at, updated_at FROM store_items
@@ -178,7 +182,7 @@ export class StoreRepository {
           WHERE ${where}
           ORDER BY updated_at DESC, namespace, key
           LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`;
-    if (query.refreshTtl !== false && rows.length > 0) {
+    if ((query.refreshTtl ?? this.ttl.refreshOnRead) && rows.length > 0) {
       await this.db.$executeRaw`
         UPDATE store_items SET expires_at = now() + make_interval(secs => ttl_minutes * 60)
         WHERE ttl_minutes IS NOT NULL AND (namespace, key) IN (${Prisma.join(

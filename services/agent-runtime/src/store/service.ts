@@ -45,13 +45,13 @@ export class StoreService {
     if (filters && !matchesFilters(authDocument(value.namespace, value.key, value.value), filters))
       throw new ForbiddenError("Not authorized");
     if (body.index === true) throw invalid(["body", "index"], "must be false or a list of field paths");
-    await this.repository.put(value.namespace, value.key, value.value, body.ttl ?? null, body.index);
+    await this.repository.put(value.namespace, value.key, value.value, body.ttl, body.index);
   }
 
   async get(namespace: string[], key: string, refreshTtl?: boolean, auth?: AuthContext): Promise<ApiStoreItem | null> {
     checkNamespace(namespace, ["query", "namespace"], { allowEmpty: true, allowReservedRoot: true });
     const { filters, value } = await this.authorize(auth, "store:get", { namespace, key });
-    const item = await this.repository.get(value.namespace ?? [], value.key, refreshTtl ?? true);
+    const item = await this.repository.get(value.namespace ?? [], value.key, refreshTtl ?? undefined);
     if (item && !matchesFilters(authDocument(item.namespace, item.key, item.value), filters))
       throw new NotFoundError("Item not found");
     return item ? toApi(item) : null;
@@ -88,7 +88,7 @@ export class StoreService {
         filter: value.filter,
         limit: value.limit,
         offset: value.offset,
-        refreshTtl: body.refresh_ttl ?? true,
+        refreshTtl: body.refresh_ttl ?? undefined,
         access: filters,
         query: value.query,
       });

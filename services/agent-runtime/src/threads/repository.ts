@@ -1,4 +1,5 @@
 // Thread rows. `values`/`interrupts` mirror the latest checkpoint so search can filter on them.
+import type { CheckpointerTtlSettings } from "../ttl/settings";
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db";
 import { filtersSql, type AuthFilters } from "../auth";
@@ -56,7 +57,20 @@ function where(filter: ThreadFilter): Prisma.Sql {
 }
 
 export class ThreadRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** langgraph.json's checkpointer.ttl: the expiry of threads created without a `ttl`. */
+    private readonly defaultTtl: Pick<CheckpointerTtlSettings, "defaultTtlMinutes" | "strategy"> = {
+      strategy: "delete",
+    },
+  ) {}
+
+  private defaultExpiry(): ThreadExpiry | undefined {
+    const minutes = this.defaultTtl.defaultTtlMinutes;
+    return minutes === undefined
+      ? undefined
+      : { expiresAt: new Date(Date.now() + minutes * 60_000), strategy: this.defaultTtl.strategy };
+  }
 
   /** The thread, if it exists and `access` lets the caller see it. */
   async find(threadId: string, access?: AuthFilters): Promise<ThreadRow | undefined> {
@@ -65,7 +79,7 @@ export class ThreadRepository {
     return rows[0];
   }
 
-  /** Inserts a thread; undefined when the id is taken. */
+  /** Inserts a thread (without an expiry: checkpointer.ttl's default, if any); undefined when the id is taken. */
   async insert(thread: {
     threadId: string;
     metadata: object;
@@ -74,11 +88,12 @@ export class ThreadRepository {
     values?: object | null;
     expiry?: ThreadExpiry;
   }): Promise<ThreadRow | undefined> {
+    const expiry = thread.expiry ?? this.defaultExpiry();
     const rows = await this.db.$queryRaw<ThreadRow[]>`
       INSERT INTO threads (thread_id, metadata, config, status, "values", expires_at, ttl_strategy)
       VALUES (${thread.threadId}::uuid, ${JSON.stringify(thread.metadata)}::jsonb, ${JSON.stringify(thread.config ?? {})}::jsonb,
               ${thread.status ?? "idle"}, ${thread.values == null ? null : JSON.stringify(thread.values)}::jsonb,
-              ${thread.expiry?.expiresAt ?? null}::timestamptz, ${thread.expiry?.strategy ?? null})
+              ${expiry?.expiresAt ?? null}::timestamptz, ${expiry?.strategy ?? null})
       ON CONFLICT (thread_id) DO NOTHING RETURNING *`;
     return rows[0];
   }
