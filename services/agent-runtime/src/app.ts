@@ -16,6 +16,9 @@ import { infoRouter } from "./info/routes";
 import { authenticateRequests } from "./auth";
 import { protocolRouter } from "./protocol/routes";
 import { uiRouter } from "./ui/routes";
+import { mcpRouter } from "./mcp/routes";
+import { AssistantTools } from "./mcp/tools";
+import { runtimeVersion } from "./info/service";
 
 /** Everything the HTTP layer needs; built once in main.ts (or by a test). */
 export interface AgentRuntimeDeps {
@@ -86,6 +89,8 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
               ),
             ),
           );
+        if (!off?.mcp)
+          app.use(mcpRouter(new AssistantTools(deps.runtime.assistants, deps.runtime.stateless), runtimeVersion()));
         // The protocol starts and streams runs: it goes with them, as on the official server.
         if (!off?.runs)
           app.use(

@@ -218,6 +218,28 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/mcp": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Not served (the endpoint is stateless); 405 */
+    get: operations["mcpStream"];
+    put?: never;
+    /**
+     * MCP over streamable HTTP (JSON-RPC)
+     * @description The Model Context Protocol, stateless: `initialize`, `tools/list` (one tool per assistant the caller may see, at most 100, named after it, with its graph's input schema) and `tools/call` (runs the assistant on a thread of its own and answers its output as text and `structuredContent`). Clients send `Accept: application/json, text/event-stream`.
+     */
+    post: operations["mcp"];
+    /** Not served (the endpoint is stateless); 405 */
+    delete: operations["mcpEndSession"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/runs": {
     parameters: {
       query?: never;
@@ -2004,6 +2026,120 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      default: components["responses"]["Error"];
+    };
+  };
+  mcpStream: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      /** @description Method not allowed. */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  mcp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json":
+          | {
+              [key: string]: unknown;
+            }
+          | {
+              [key: string]: unknown;
+            }[];
+      };
+    };
+    responses: {
+      /** @description The JSON-RPC answer. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+          "text/event-stream": string;
+        };
+      };
+      /** @description A notification or response, accepted. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not a JSON-RPC message the endpoint takes. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      /** @description The client does not accept the answer's media types. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      /** @description Not JSON. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  mcpEndSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      /** @description Method not allowed. */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
       default: components["responses"]["Error"];
     };
   };

@@ -54,8 +54,8 @@ const HANDLED_KEYS = new Set([
   "http.disable_meta",
   "http.disable_ui",
   "http.configurable_headers",
-  // This runtime serves no MCP or A2A endpoint (yet): switching them off asks for nothing.
   "http.disable_mcp",
+  // This runtime serves no A2A endpoint (yet): switching it off asks for nothing.
   "http.disable_a2a",
   "auth.path",
   "auth.disable_studio_auth",

@@ -37,6 +37,7 @@ export interface HttpSettings {
     store: boolean;
     meta: boolean;
     ui: boolean;
+    mcp: boolean;
   };
   /** Which request headers reach runs as `configurable` entries (lower-case names; `*` matches any run of characters). */
   configurableHeaders?: { includes: RegExp[]; excludes: RegExp[] };
@@ -73,6 +74,7 @@ export function httpSettingsOf(project: GraphProject): HttpSettings {
       store: http.disable_store,
       meta: http.disable_meta,
       ui: http.disable_ui,
+      mcp: http.disable_mcp,
     },
     configurableHeaders: headers
       ? {

@@ -22,9 +22,14 @@ function langsmithTracing(env: NodeJS.ProcessEnv): boolean {
   return !switches.some((value) => value === "false" || value === "False");
 }
 
+/** This runtime's package version (the MCP server's, /info's). */
+export function runtimeVersion(): string {
+  return packageVersion("@lgp/agent-runtime");
+}
+
 export function serverInfo(env: NodeJS.ProcessEnv = process.env): ServerInfo {
   return {
-    version: packageVersion("@lgp/agent-runtime"),
+    version: runtimeVersion(),
     langgraph_js_version: packageVersion("@langchain/langgraph"),
     context: "js",
     flags: { assistants: true, crons: true, langsmith: langsmithTracing(env), langsmith_tracing_replicas: true },
