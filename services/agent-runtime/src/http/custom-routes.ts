@@ -13,6 +13,18 @@ import { loadProjectExport } from "../graphs/modules";
 interface HonoLike {
   fetch(request: globalThis.Request): globalThis.Response | Promise<globalThis.Response>;
   notFound(handler: () => globalThis.Response): unknown;
+  /** Hono's router: what a request would reach (its routes and its middleware). */
+  router?: { match(method: string, path: string): [unknown[], ...unknown[]] };
+}
+
+/** Whether any route or middleware of the app matches: a request nothing matches skips the bridge. */
+function reaches(app: HonoLike, method: string, path: string): boolean {
+  if (!app.router) return true;
+  try {
+    return app.router.match(method === "HEAD" ? "GET" : method, path)[0].length > 0;
+  } catch {
+    return true;
+  }
 }
 
 /** Marks the answer of a request no custom route took: the built-in routes answer it. */
@@ -76,6 +88,12 @@ function lazyBody(req: Request): globalThis.ReadableStream<Uint8Array> | undefin
 function honoBridge(app: HonoLike): RequestHandler {
   app.notFound(() => new Response(null, { status: 404, headers: { [PASS_THROUGH]: "1" } }));
   return async (req: Request, res: Response, next: NextFunction) => {
+    // Most requests of an app with a few routes and no `*` middleware are the built-in routes':
+    // they go straight on, without a Request object made for the app.
+    if (!reaches(app, req.method, req.path)) {
+      next();
+      return;
+    }
     try {
       const url = `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`;
       const headers = new Headers();
