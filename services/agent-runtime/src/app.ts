@@ -17,6 +17,7 @@ import { authenticateRequests } from "./auth";
 import { protocolRouter } from "./protocol/routes";
 import { uiRouter } from "./ui/routes";
 import { mcpRouter } from "./mcp/routes";
+import { a2aRouter } from "./a2a/routes";
 import { AssistantTools } from "./mcp/tools";
 import { runtimeVersion } from "./info/service";
 
@@ -88,6 +89,15 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
                 () => undefined,
               ),
             ),
+          );
+        if (!off?.a2a)
+          app.use(
+            a2aRouter({
+              db: deps.db,
+              assistants: deps.runtime.assistants,
+              runs: deps.runtime.runs,
+              version: runtimeVersion(),
+            }),
           );
         if (!off?.mcp)
           app.use(mcpRouter(new AssistantTools(deps.runtime.assistants, deps.runtime.stateless), runtimeVersion()));

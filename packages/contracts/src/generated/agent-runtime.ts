@@ -1,5 +1,45 @@
 // Generated from packages/contracts/openapi/agent-runtime/*.yaml by `npm run generate`. Do not edit.
 export type paths = {
+  "/.well-known/agent-card.json": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An assistant's A2A agent card */
+    get: operations["a2aAgentCard"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/a2a/{assistant_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The assistant (its id, or its graph's for the default one). */
+        assistant_id: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A2A JSON-RPC (message/send, message/stream, tasks/get, tasks/cancel)
+     * @description A message's text parts go to the assistant as a user message on the thread of the A2A context (created on first use); the task completes with the assistant's last reply. `message/stream` answers server-sent events. Tasks are kept, so `tasks/get` answers from any replica. 404 for an assistant whose state has no `messages`.
+     */
+    post: operations["a2a"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/assistants": {
     parameters: {
       query?: never;
@@ -1638,6 +1678,70 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
+  a2aAgentCard: {
+    parameters: {
+      query: {
+        assistant_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The agent card (name, description, skills, the A2A endpoint's URL). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
+    };
+  };
+  a2a: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The assistant (its id, or its graph's for the default one). */
+        assistant_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The JSON-RPC answer, or its events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+          "text/event-stream": string;
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+      default: components["responses"]["Error"];
+    };
+  };
   createAssistant: {
     parameters: {
       query?: never;

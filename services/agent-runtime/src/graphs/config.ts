@@ -55,7 +55,6 @@ const HANDLED_KEYS = new Set([
   "http.disable_ui",
   "http.configurable_headers",
   "http.disable_mcp",
-  // This runtime serves no A2A endpoint (yet): switching it off asks for nothing.
   "http.disable_a2a",
   "auth.path",
   "auth.disable_studio_auth",

@@ -38,6 +38,7 @@ export interface HttpSettings {
     meta: boolean;
     ui: boolean;
     mcp: boolean;
+    a2a: boolean;
   };
   /** Which request headers reach runs as `configurable` entries (lower-case names; `*` matches any run of characters). */
   configurableHeaders?: { includes: RegExp[]; excludes: RegExp[] };
@@ -75,6 +76,7 @@ export function httpSettingsOf(project: GraphProject): HttpSettings {
       meta: http.disable_meta,
       ui: http.disable_ui,
       mcp: http.disable_mcp,
+      a2a: http.disable_a2a,
     },
     configurableHeaders: headers
       ? {

@@ -99,7 +99,7 @@ describe("a Hono app (http.app), with store routes off and configurable headers"
   });
 });
 
-describe("an Express router (http.app), with assistants and meta routes off", () => {
+describe("an Express router (http.app), with assistants, meta, MCP and A2A routes off", () => {
   let rt: Awaited<ReturnType<typeof startTestRuntime>>;
 
   beforeAll(async () => {
@@ -124,6 +124,14 @@ describe("an Express router (http.app), with assistants and meta routes off", ()
 
     expect((await fetch(`${rt.url}/assistants/search`, { method: "POST", body: "{}" })).status).toBe(404);
     expect((await fetch(`${rt.url}/info`)).status).toBe(404);
+    // disable_mcp, disable_a2a.
+    const mcp = await fetch(`${rt.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(mcp.status).toBe(404);
+    expect((await fetch(`${rt.url}/.well-known/agent-card.json?assistant_id=agent`)).status).toBe(404);
     // Health stays served: deployers wait on it.
     expect((await fetch(`${rt.url}/ok`)).status).toBe(200);
   });
