@@ -32,6 +32,8 @@ export interface AgentRuntimeDeps {
 }
 
 export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
+  const customRoutes = deps.runtime?.customRoutes?.handler;
+  const publicRoutes = deps.runtime?.http.customRoutesPublic ?? false;
   const { app } = createServiceApp({
     service: "agent-runtime",
     logger: deps.logger,
@@ -43,6 +45,9 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     // CORS first (a preflight carries no credentials), then the deployment's keys or custom auth.
     early: [
       ...corsMiddleware(corsSettingsOf(deps.config)),
+      // langgraph.json's http.app: after CORS and auth, before every built-in route; before auth
+      // when `http.enable_custom_route_auth` is false (its routes are public).
+      ...(customRoutes && publicRoutes ? [customRoutes] : []),
       ...(deps.config.API_KEY_HASHES || deps.runtime?.customAuth
         ? [
             authenticateRequests({
@@ -52,8 +57,7 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
             }),
           ]
         : []),
-      // langgraph.json's http.app: after CORS and auth, before every built-in route.
-      ...(deps.runtime?.customRoutes ? [deps.runtime.customRoutes.handler] : []),
+      ...(customRoutes && !publicRoutes ? [customRoutes] : []),
       ...(deps.runtime?.http.configurableHeaders
         ? [collectConfigurableHeaders(deps.runtime.http.configurableHeaders)]
         : []),

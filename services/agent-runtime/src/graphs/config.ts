@@ -54,6 +54,7 @@ const HANDLED_KEYS = new Set([
   "http.disable_meta",
   "http.disable_ui",
   "http.configurable_headers",
+  "http.enable_custom_route_auth",
   "http.disable_mcp",
   "http.disable_a2a",
   "auth.path",

@@ -20,6 +20,7 @@ const httpSection = z
     disable_ui: z.boolean().default(false),
     disable_mcp: z.boolean().default(false),
     disable_a2a: z.boolean().default(false),
+    enable_custom_route_auth: z.boolean().default(true),
     configurable_headers: z
       .object({ includes: headerPatterns, include: headerPatterns, excludes: headerPatterns, exclude: headerPatterns })
       .loose()
@@ -30,6 +31,8 @@ const httpSection = z
 export interface HttpSettings {
   /** `http.app`: `./path/to/file.ts:export`, relative to langgraph.json. */
   app?: string;
+  /** `http.enable_custom_route_auth: false` marks the custom routes public: they come before auth. */
+  customRoutesPublic: boolean;
   disabled: {
     assistants: boolean;
     threads: boolean;
@@ -68,6 +71,7 @@ export function httpSettingsOf(project: GraphProject): HttpSettings {
   const headers = http.configurable_headers;
   return {
     app: http.app,
+    customRoutesPublic: !http.enable_custom_route_auth,
     disabled: {
       assistants: http.disable_assistants,
       threads: http.disable_threads,

@@ -99,39 +99,48 @@ describe("a Hono app (http.app), with store routes off and configurable headers"
   });
 });
 
-describe("an Express router (http.app), with assistants, meta, MCP and A2A routes off", () => {
+describe("a public Express router (http.app, enable_custom_route_auth: false), with assistants, meta, MCP and A2A routes off", () => {
   let rt: Awaited<ReturnType<typeof startTestRuntime>>;
 
   beforeAll(async () => {
-    rt = await startTestRuntime({ env: { LANGGRAPH_JSON: path.join(FIXTURES, "express.langgraph.json") } });
+    rt = await startTestRuntime({
+      env: { LANGGRAPH_JSON: path.join(FIXTURES, "express.langgraph.json"), API_KEY_HASHES: runtimeKeyHash(KEY) },
+    });
   });
   afterAll(async () => {
     await rt?.close();
   });
 
   it("mounts the router before the built-in routes and leaves the switched-off groups unserved", async () => {
+    // enable_custom_route_auth: false: the custom routes are public, the built-in ones still need the key.
     const ping = await fetch(`${rt.url}/custom/ping`);
     expect(await ping.json()).toEqual({ pong: true });
     expect(ping.headers.get("x-custom-middleware")).toBe("express");
+    expect((await fetch(`${rt.url}/threads`, { method: "POST", body: "{}" })).status).toBe(401);
 
     const thread = await fetch(`${rt.url}/threads`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "x-api-key": KEY },
       body: "{}",
     });
     expect(thread.status).toBe(200);
     expect(thread.headers.get("x-custom-middleware")).toBe("express");
 
-    expect((await fetch(`${rt.url}/assistants/search`, { method: "POST", body: "{}" })).status).toBe(404);
-    expect((await fetch(`${rt.url}/info`)).status).toBe(404);
+    const withKey = { "x-api-key": KEY };
+    expect((await fetch(`${rt.url}/assistants/search`, { method: "POST", body: "{}", headers: withKey })).status).toBe(
+      404,
+    );
+    expect((await fetch(`${rt.url}/info`, { headers: withKey })).status).toBe(404);
     // disable_mcp, disable_a2a.
     const mcp = await fetch(`${rt.url}/mcp`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...withKey },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(mcp.status).toBe(404);
-    expect((await fetch(`${rt.url}/.well-known/agent-card.json?assistant_id=agent`)).status).toBe(404);
+    expect((await fetch(`${rt.url}/.well-known/agent-card.json?assistant_id=agent`, { headers: withKey })).status).toBe(
+      404,
+    );
     // Health stays served: deployers wait on it.
     expect((await fetch(`${rt.url}/ok`)).status).toBe(200);
   });
