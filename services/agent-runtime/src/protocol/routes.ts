@@ -3,6 +3,7 @@
 import { Router } from "express";
 import { invalid } from "@lgp/server-kit";
 import { authOf } from "../auth";
+import { runCallerOf } from "../http/settings";
 import { sendEventStream } from "../runs/sse";
 import { upgradeHead, type ProtocolSockets } from "./websocket";
 import { filterProblem, type Command, type EventFilter, type ProtocolService } from "./service";
@@ -15,7 +16,8 @@ export function protocolRouter(
   const router = Router();
 
   router.post("/threads/:thread_id/commands", async (req, res) => {
-    res.json(await protocol.command(req.params.thread_id, req.body as Command, authOf(res)));
+    const { auth, headers } = runCallerOf(res);
+    res.json(await protocol.command(req.params.thread_id, req.body as Command, auth, headers));
   });
 
   router.post("/threads/:thread_id/stream/events", async (req, res) => {
@@ -51,7 +53,7 @@ export function protocolRouter(
     const auth = authOf(res);
     // A thread the client is about to create (run.start creates it) may not exist yet.
     await protocol.requireVisibleIfExists(req.params.thread_id, auth);
-    sockets.accept(req, res, req.params.thread_id, auth);
+    sockets.accept(req, res, req.params.thread_id, auth, runCallerOf(res).headers);
   });
 
   return router;

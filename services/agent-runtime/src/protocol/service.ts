@@ -7,7 +7,7 @@ import { inferChannel, isPrefixMatch, isSupportedChannel } from "@langchain/lang
 import { HttpError, NotFoundError } from "@lgp/server-kit";
 import type { AuthContext } from "../auth";
 import type { ThreadLog, ThreadLogEntry } from "../queue/types";
-import type { RunCreate, RunService } from "../runs/service";
+import type { RunCaller, RunCreate, RunService } from "../runs/service";
 import type { ThreadRow } from "../threads/repository";
 import type { ThreadService } from "../threads/service";
 import { protocolState } from "./state";
@@ -106,13 +106,19 @@ export class ProtocolService {
    * responses; HTTP errors of the run they start (the assistant is unknown, the thread busy under
    * `reject`) are thrown, for the transport to report.
    */
-  async command(threadId: string, command: Command, auth?: AuthContext): Promise<CommandResponse> {
+  async command(
+    threadId: string,
+    command: Command,
+    auth?: AuthContext,
+    /** The request's configurable headers (langgraph.json http.configurable_headers), for the runs it starts. */
+    headers?: Record<string, string>,
+  ): Promise<CommandResponse> {
     const params = isRecord(command.params) ? command.params : {};
     switch (command.method) {
       case "run.start":
-        return this.startRun(threadId, command.id, params, auth);
+        return this.startRun(threadId, command.id, params, auth, headers);
       case "input.respond":
-        return this.respond(threadId, command.id, params, auth);
+        return this.respond(threadId, command.id, params, auth, headers);
       case "state.get":
         return this.state(threadId, command.id, params, auth);
       case "agent.getTree": {
@@ -203,7 +209,13 @@ export class ProtocolService {
     });
   }
 
-  private async startRun(threadId: string, id: number, params: Dict, auth?: AuthContext): Promise<CommandResponse> {
+  private async startRun(
+    threadId: string,
+    id: number,
+    params: Dict,
+    auth?: AuthContext,
+    headers?: Record<string, string>,
+  ): Promise<CommandResponse> {
     const assistantId = typeof params.assistant_id === "string" ? params.assistant_id : "";
     if (!assistantId) return failure(id, "invalid_argument", "run.start requires an assistant_id.");
     const input = params.input ?? null;
@@ -223,12 +235,18 @@ export class ProtocolService {
         metadata: isRecord(params.metadata) ? params.metadata : undefined,
         multitask_strategy: strategyOf(params.multitaskStrategy ?? params.multitask_strategy),
       },
-      auth,
+      { auth, headers },
     );
     return { type: "success", id, result: { run_id: run }, meta };
   }
 
-  private async respond(threadId: string, id: number, params: Dict, auth?: AuthContext): Promise<CommandResponse> {
+  private async respond(
+    threadId: string,
+    id: number,
+    params: Dict,
+    auth?: AuthContext,
+    headers?: Record<string, string>,
+  ): Promise<CommandResponse> {
     const answers: Dict = {};
     if (Array.isArray(params.responses)) {
       for (const entry of params.responses) {
@@ -265,16 +283,16 @@ export class ProtocolService {
         metadata: isRecord(params.metadata) ? params.metadata : undefined,
         multitask_strategy: "enqueue",
       },
-      auth,
+      { auth, headers },
     );
     return { type: "success", id, result: {}, meta };
   }
 
-  private async run(threadId: string, body: RunCreate, auth?: AuthContext): Promise<string> {
+  private async run(threadId: string, body: RunCreate, caller: RunCaller): Promise<string> {
     const run = await this.deps.runs.create(
       threadId,
       { ...body, if_not_exists: "create", stream_subgraphs: true },
-      { auth, protocol: true },
+      { ...caller, protocol: true },
     );
     return run.run_id;
   }

@@ -56,12 +56,19 @@ export class ProtocolSockets {
   ) {}
 
   /** Completes the handshake of an upgrade request the route accepted. */
-  accept(req: IncomingMessage, res: ServerResponse, threadId: string, auth: AuthContext | undefined): void {
+  accept(
+    req: IncomingMessage,
+    res: ServerResponse,
+    threadId: string,
+    auth: AuthContext | undefined,
+    /** The upgrade request's configurable headers: the runs its commands start get them. */
+    headers?: Record<string, string>,
+  ): void {
     const socket = req.socket;
     const head = upgradeHead(req) ?? Buffer.alloc(0);
     res.detachSocket(socket);
     this.server.handleUpgrade(req, socket, head, (ws) => {
-      new ProtocolConnection(ws, threadId, auth, this.protocol, this.logger);
+      new ProtocolConnection(ws, threadId, auth, this.protocol, this.logger, headers);
     });
   }
 
@@ -85,6 +92,7 @@ class ProtocolConnection {
     private readonly auth: AuthContext | undefined,
     private readonly protocol: ProtocolService,
     private readonly logger: Logger,
+    private readonly headers?: Record<string, string>,
   ) {
     ws.on("message", (data, isBinary) =>
       this.receive(isBinary ? Buffer.from(data as Buffer).toString("utf8") : String(data)),
@@ -130,7 +138,7 @@ class ProtocolConnection {
     else {
       // Other commands run beside the event flow; their answers join the queue.
       this.protocol
-        .command(this.threadId, command as Command, this.auth)
+        .command(this.threadId, command as Command, this.auth, this.headers)
         .catch((error) => {
           if (!(error instanceof HttpError))
             this.logger.error({ err: error, threadId: this.threadId, method }, "protocol WebSocket: a command failed");

@@ -96,6 +96,22 @@ describe("a Hono app (http.app), with store routes off and configurable headers"
     ).toMatchObject({
       "x-team-id": "from the body",
     });
+
+    // The thread protocol's run.start too.
+    const started = await send(`/threads/${thread.thread_id}/commands`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-team-id": "team-9" },
+      body: JSON.stringify({
+        id: 1,
+        method: "run.start",
+        params: { assistant_id: "agent", input: { messages: [{ role: "user", content: "protocol" }] } },
+      }),
+    });
+    const { result } = (await started.json()) as { result: { run_id: string } };
+    const protocolRun = (await (await send(`/threads/${thread.thread_id}/runs/${result.run_id}`)).json()) as {
+      kwargs: { config: { configurable: Record<string, unknown> } };
+    };
+    expect(protocolRun.kwargs.config.configurable).toMatchObject({ "x-team-id": "team-9" });
   });
 });
 
