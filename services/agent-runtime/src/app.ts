@@ -100,6 +100,7 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
               db: deps.db,
               assistants: deps.runtime.assistants,
               runs: deps.runtime.runs,
+              threads: deps.runtime.threads,
               version: runtimeVersion(),
             }),
           );

@@ -9,7 +9,8 @@ import type { AssistantService } from "../assistants/service";
 import { authOf, type AuthContext } from "../auth";
 import type { Db } from "../db";
 import type { RunService } from "../runs/service";
-import { AssistantExecutor } from "./executor";
+import type { ThreadService } from "../threads/service";
+import { AssistantExecutor, threadOfContext } from "./executor";
 import { PostgresTaskStore } from "./task-store";
 
 // The SDK's types are declared as ES module ones; its CommonJS build is what runs here.
@@ -22,6 +23,7 @@ export interface A2aDeps {
   db: Db;
   assistants: AssistantService;
   runs: RunService;
+  threads: ThreadService;
   version: string;
 }
 
@@ -82,7 +84,17 @@ export function a2aRouter(deps: A2aDeps): Router {
     const assistant = await conversational(deps, req.params.assistant_id, auth);
     const handler = new DefaultRequestHandler(
       cardOf(req, deps, assistant),
-      new PostgresTaskStore(deps.db, assistant.assistant_id),
+      new PostgresTaskStore(
+        deps.db,
+        assistant.assistant_id,
+        auth
+          ? (contextId) =>
+              deps.threads.get(threadOfContext(contextId), auth).then(
+                () => true,
+                () => false,
+              )
+          : undefined,
+      ),
       new AssistantExecutor(deps.runs, assistant.assistant_id, auth),
     );
     const answer = await new JsonRpcTransportHandler(handler).handle(req.body);

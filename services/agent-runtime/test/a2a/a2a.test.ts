@@ -4,7 +4,8 @@
 // message/stream, and tasks/get; assistants without `messages` are not agents.
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { startTestRuntime } from "../support/harness";
+import { PostgresTaskStore } from "../../src/a2a/task-store";
+import { Client, startTestRuntime } from "../support/harness";
 
 // The SDK's types are declared as ES module ones; its CommonJS build is what runs here.
 const { ClientFactory } = require("@a2a-js/sdk/client") as typeof import("@a2a-js/sdk/client", {
@@ -83,4 +84,84 @@ it("is not served for unknown assistants, nor without an assistant id", async ()
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: userMessage("hi") } }),
   });
   expect(post.status).toBe(404);
+});
+
+describe("under custom auth", () => {
+  let authed: Awaited<ReturnType<typeof startTestRuntime>>;
+  beforeAll(async () => {
+    authed = await startTestRuntime({
+      env: { LANGGRAPH_JSON: path.resolve(__dirname, "../auth/fixtures/langgraph.json") },
+    });
+  });
+  afterAll(async () => {
+    await authed?.close();
+  });
+
+  it("keeps a user's tasks and conversations from another user", async () => {
+    const as =
+      (user: string): typeof fetch =>
+      (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as object), authorization: `Bearer ${user}` } });
+    // Under this handler a user sees only the assistants they own: Alice makes hers.
+    const assistantId = (
+      await new Client({ apiUrl: authed.url, defaultHeaders: { Authorization: "Bearer alice" } }).assistants.create({
+        graphId: "agent",
+      })
+    ).assistant_id;
+    const post = (user: string, method: string, params: object) =>
+      as(user)(`${authed.url}/a2a/${assistantId}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      }).then(
+        (answer) =>
+          answer.json() as Promise<{
+            result?: { id: string; contextId: string; status: { state: string } };
+            error?: { code: number };
+          }>,
+      );
+
+    const alice = await post("alice", "message/send", { message: userMessage("alice's secret") });
+    expect(alice.result?.status.state).toBe("completed");
+    // Bob cannot read Alice's task, nor continue her conversation.
+    const read = await as("bob")(`${authed.url}/a2a/${assistantId}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: alice.result!.id } }),
+    });
+    expect(read.status).toBe(404);
+    // Bob does not see Alice's assistant at all; were it shared, her thread would still be hers.
+    const hijack = await as("bob")(`${authed.url}/a2a/${assistantId}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "message/send",
+        params: { message: userMessage("mine now", alice.result!.contextId) },
+      }),
+    });
+    expect(hijack.status).toBe(404);
+    expect((await post("alice", "tasks/get", { id: alice.result!.id })).result?.id).toBe(alice.result!.id);
+    // Without a user, nothing.
+    expect((await fetch(`${authed.url}/a2a/agent`, { method: "POST", body: "{}" })).status).toBe(401);
+  });
+});
+
+it("answers a stored task only to a caller who may see its thread", async () => {
+  const store = new PostgresTaskStore(rt.runtime.db, "an-assistant", async (contextId) => contextId === "mine");
+  const task = (contextId: string) => ({
+    kind: "task" as const,
+    id: randomUUID(),
+    contextId,
+    status: { state: "completed" as const },
+  });
+  const mine = task("mine");
+  const theirs = task("theirs");
+  await store.save(mine);
+  await store.save(theirs);
+  expect(await store.load(mine.id)).toMatchObject({ id: mine.id });
+  expect(await store.load(theirs.id)).toBeUndefined();
+  // Another assistant's endpoint does not answer it either.
+  expect(await new PostgresTaskStore(rt.runtime.db, "another-assistant").load(mine.id)).toBeUndefined();
 });
