@@ -19,6 +19,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
+import { startCountMeter, type Counts } from "./counts";
 import { groupCpuMs, ownCpuMs, startCpuMeter, type CpuSplit } from "./cpu";
 import { Client } from "@langchain/langgraph-sdk";
 import { freePort, migrate, waitUntilOk } from "@lgp/server-kit";
@@ -54,6 +55,8 @@ interface Result {
   failures: number;
   /** CPU ms per run during the measured phase, by party. */
   cpu: CpuSplit;
+  /** Machine-independent counts per run (bench/counts.ts), where the bench owns the database. */
+  counts?: Counts;
 }
 
 function percentile(values: number[], p: number): number {
@@ -172,6 +175,8 @@ async function httpWorkload(
   apiUrl: string,
   serverCpuMs: () => number,
   protocol = false,
+  /** The target's database and Redis, to count what a run asks of them. */
+  stores?: { databaseUrl: string; redisUrl?: string },
 ): Promise<Result> {
   const clients = Array.from({ length: CLIENTS }, () => new Client({ apiUrl, callerOptions: { maxRetries: 0 } }));
   const threads: string[] = [];
@@ -194,9 +199,12 @@ async function httpWorkload(
     return { firstEventMs, endMs: performance.now() - started };
   };
   await drive(WARMUP, CLIENTS, job);
+  const counter = stores ? await startCountMeter(stores.databaseUrl, stores.redisUrl) : undefined;
   const meter = startCpuMeter(serverCpuMs);
   const { samples, elapsedMs, failures } = await drive(RUNS, CLIENTS, job);
-  return summarise(name, samples, elapsedMs, failures, meter(samples.length));
+  const result = summarise(name, samples, elapsedMs, failures, meter(samples.length));
+  if (counter) result.counts = await counter(samples.length);
+  return result;
 }
 
 /** The ceiling: the same graph, in this process, with the same PostgreSQL checkpointer. */
@@ -220,11 +228,14 @@ async function inProcessWorkload(databaseUrl: string): Promise<Result> {
     return { firstEventMs, endMs: performance.now() - started };
   };
   await drive(WARMUP, CLIENTS, job);
+  const counter = await startCountMeter(databaseUrl);
   const meter = startCpuMeter(ownCpuMs);
   const { samples, elapsedMs, failures } = await drive(RUNS, CLIENTS, job);
   const cpu = meter(samples.length);
+  const result = summarise("in-process ceiling (same graph + PostgresSaver)", samples, elapsedMs, failures, cpu);
+  result.counts = await counter(samples.length);
   await pool.end();
-  return summarise("in-process ceiling (same graph + PostgresSaver)", samples, elapsedMs, failures, cpu);
+  return result;
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, log: string[]): Promise<void> {
@@ -299,7 +310,10 @@ async function runtimeWorkload(
     // Each child leads its own process group (detached): its CPU is the group's.
     const groups = [child, ...workers.map((worker) => worker.child)].map((process) => process.pid!);
     const serverCpuMs = () => groups.reduce((sum, pgid) => sum + groupCpuMs(pgid), 0);
-    return await httpWorkload(name, `http://127.0.0.1:${port}`, serverCpuMs, protocol);
+    return await httpWorkload(name, `http://127.0.0.1:${port}`, serverCpuMs, protocol, {
+      databaseUrl: database.url,
+      redisUrl: redisPrefix ? testRedisUrl() : undefined,
+    });
   } finally {
     await stopProcess(child);
     for (const worker of workers) await stopProcess(worker.child);
@@ -426,6 +440,27 @@ async function main(): Promise<void> {
       ];
     }),
   );
+
+  // What each run asked of PostgreSQL and Redis: the same on any machine, so what a change is judged on.
+  const counted = results.filter((r) => r.counts);
+  if (counted.length) {
+    console.log("\nPer run, from PostgreSQL's and Redis's own statistics (machine-independent):");
+    printTable(
+      ["target", "PG transactions", "PG rows read", "PG rows written", "Redis commands", "Redis bytes in"],
+      counted.map((r) => [
+        r.name,
+        format(r.counts!.transactions, 2),
+        format(r.counts!.rowsRead, 1),
+        format(r.counts!.rowsWritten, 1),
+        format(r.counts!.redisCommands ?? NaN, 1),
+        format(r.counts!.redisBytesIn ?? NaN, 0),
+      ]),
+    );
+    for (const r of counted.filter((r) => r.counts!.topRedisCommands?.length)) {
+      const top = r.counts!.topRedisCommands!.map(([name, calls]) => `${name} ${format(calls, 2)}`).join(", ");
+      console.log(`  ${r.name}: Redis commands per run: ${top}`);
+    }
+  }
 
   const reference = results.find((r) => r.name.startsWith("reference"));
   const ceiling = results.find((r) => r.name.startsWith("in-process"));

@@ -1,0 +1,89 @@
+// Counts per run that do not depend on the machine (issue 19): what the database and Redis were
+// asked to do during the measured phase, from their own statistics. PostgreSQL's come from
+// pg_stat_database for the bench's database (transactions, rows read and written); Redis's from
+// INFO (commands by name, bytes it received).
+import Redis from "ioredis";
+import pg from "pg";
+
+export interface Counts {
+  /** Transactions committed (each statement outside a transaction is one). */
+  transactions: number;
+  /** Rows returned by scans plus rows fetched by index. */
+  rowsRead: number;
+  rowsWritten: number;
+  redisCommands?: number;
+  redisBytesIn?: number;
+  /** The Redis commands by count, most first. */
+  topRedisCommands?: [string, number][];
+}
+
+interface PgStats {
+  transactions: number;
+  rowsRead: number;
+  rowsWritten: number;
+}
+
+async function pgStats(client: pg.Client): Promise<PgStats> {
+  // Statistics are flushed by each backend within about a second of its last transaction.
+  await client.query("SELECT pg_stat_clear_snapshot()");
+  const { rows } = await client.query<Record<string, string>>(
+    `SELECT xact_commit + xact_rollback AS transactions, tup_returned + tup_fetched AS rows_read,
+            tup_inserted + tup_updated + tup_deleted AS rows_written
+     FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  return {
+    transactions: Number(rows[0]?.transactions ?? 0),
+    rowsRead: Number(rows[0]?.rows_read ?? 0),
+    rowsWritten: Number(rows[0]?.rows_written ?? 0),
+  };
+}
+
+async function redisStats(redis: Redis): Promise<{ commands: Map<string, number>; bytesIn: number }> {
+  const commands = new Map<string, number>();
+  for (const line of (await redis.info("commandstats")).split("\n")) {
+    const match = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
+    if (match) commands.set(match[1]!, Number(match[2]));
+  }
+  const bytesIn = Number(/total_net_input_bytes:(\d+)/.exec(await redis.info("stats"))?.[1] ?? 0);
+  return { commands, bytesIn };
+}
+
+/** Starts counting; the answer stops it and gives the counts per run. */
+export async function startCountMeter(
+  databaseUrl: string,
+  redisUrl?: string,
+): Promise<(runs: number) => Promise<Counts>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const redis = redisUrl ? new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 }) : undefined;
+  await redis?.connect();
+  const pgBefore = await pgStats(client);
+  const redisBefore = redis ? await redisStats(redis) : undefined;
+  return async (runs) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    try {
+      const pgAfter = await pgStats(client);
+      const counts: Counts = {
+        transactions: (pgAfter.transactions - pgBefore.transactions) / runs,
+        rowsRead: (pgAfter.rowsRead - pgBefore.rowsRead) / runs,
+        rowsWritten: (pgAfter.rowsWritten - pgBefore.rowsWritten) / runs,
+      };
+      if (redis && redisBefore) {
+        const after = await redisStats(redis);
+        const deltas = [...after.commands].map(
+          ([name, calls]) => [name, (calls - (redisBefore.commands.get(name) ?? 0)) / runs] as [string, number],
+        );
+        counts.redisCommands = deltas.reduce((sum, [, calls]) => sum + calls, 0);
+        counts.redisBytesIn = (after.bytesIn - redisBefore.bytesIn) / runs;
+        counts.topRedisCommands = deltas
+          .filter(([, calls]) => calls > 0)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 6);
+      }
+      return counts;
+    } finally {
+      await client.end();
+      redis?.disconnect();
+    }
+  };
+}
