@@ -1,14 +1,15 @@
 // Counts per run that do not depend on the machine (issue 19): what the database and Redis were
-// asked to do during the measured phase, from their own statistics. PostgreSQL's come from
-// pg_stat_database for the bench's database (transactions, rows read and written); Redis's from
-// INFO (commands by name, bytes it received).
+// asked to do during the measured phase, from their own statistics. PostgreSQL's: transactions
+// from pg_stat_database, rows read (sequential and by index) and written from the tables' own
+// statistics (pg_stat_user_tables), which leave out what autovacuum reads after an earlier
+// target's writes; Redis's from INFO (commands by name, bytes it received).
 import Redis from "ioredis";
 import pg from "pg";
 
 export interface Counts {
   /** Transactions committed (each statement outside a transaction is one). */
   transactions: number;
-  /** Rows returned by scans plus rows fetched by index. */
+  /** Rows read from the tables by sequential scans plus rows fetched by index. */
   rowsRead: number;
   rowsWritten: number;
   redisCommands?: number;
@@ -27,9 +28,10 @@ async function pgStats(client: pg.Client): Promise<PgStats> {
   // Statistics are flushed by each backend within about a second of its last transaction.
   await client.query("SELECT pg_stat_clear_snapshot()");
   const { rows } = await client.query<Record<string, string>>(
-    `SELECT xact_commit + xact_rollback AS transactions, tup_returned + tup_fetched AS rows_read,
-            tup_inserted + tup_updated + tup_deleted AS rows_written
-     FROM pg_stat_database WHERE datname = current_database()`,
+    `SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()) AS transactions,
+            sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)) AS rows_read,
+            sum(n_tup_ins + n_tup_upd + n_tup_del) AS rows_written
+     FROM pg_stat_user_tables`,
   );
   return {
     transactions: Number(rows[0]?.transactions ?? 0),
