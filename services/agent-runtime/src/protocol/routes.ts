@@ -16,8 +16,7 @@ export function protocolRouter(
   const router = Router();
 
   router.post("/threads/:thread_id/commands", async (req, res) => {
-    const { auth, headers } = runCallerOf(res);
-    res.json(await protocol.command(req.params.thread_id, req.body as Command, auth, headers));
+    res.json(await protocol.command(req.params.thread_id, req.body as Command, runCallerOf(res)));
   });
 
   router.post("/threads/:thread_id/stream/events", async (req, res) => {
@@ -50,10 +49,10 @@ export function protocolRouter(
       res.status(426).setHeader("Upgrade", "websocket").json({ detail: "Upgrade to a WebSocket to use this stream" });
       return;
     }
-    const auth = authOf(res);
+    const caller = runCallerOf(res);
     // A thread the client is about to create (run.start creates it) may not exist yet.
-    await protocol.requireVisibleIfExists(req.params.thread_id, auth);
-    sockets.accept(req, res, req.params.thread_id, auth, runCallerOf(res).headers);
+    await protocol.requireVisibleIfExists(req.params.thread_id, caller.auth);
+    sockets.accept(req, res, req.params.thread_id, caller);
   });
 
   return router;

@@ -109,16 +109,16 @@ export class ProtocolService {
   async command(
     threadId: string,
     command: Command,
-    auth?: AuthContext,
-    /** The request's configurable headers (langgraph.json http.configurable_headers), for the runs it starts. */
-    headers?: Record<string, string>,
+    /** Who sends it: the user, and the request's configurable headers for the runs it starts. */
+    caller: RunCaller = {},
   ): Promise<CommandResponse> {
     const params = isRecord(command.params) ? command.params : {};
+    const { auth } = caller;
     switch (command.method) {
       case "run.start":
-        return this.startRun(threadId, command.id, params, auth, headers);
+        return this.startRun(threadId, command.id, params, caller);
       case "input.respond":
-        return this.respond(threadId, command.id, params, auth, headers);
+        return this.respond(threadId, command.id, params, caller);
       case "state.get":
         return this.state(threadId, command.id, params, auth);
       case "agent.getTree": {
@@ -209,13 +209,8 @@ export class ProtocolService {
     });
   }
 
-  private async startRun(
-    threadId: string,
-    id: number,
-    params: Dict,
-    auth?: AuthContext,
-    headers?: Record<string, string>,
-  ): Promise<CommandResponse> {
+  private async startRun(threadId: string, id: number, params: Dict, caller: RunCaller): Promise<CommandResponse> {
+    const { auth } = caller;
     const assistantId = typeof params.assistant_id === "string" ? params.assistant_id : "";
     if (!assistantId) return failure(id, "invalid_argument", "run.start requires an assistant_id.");
     const input = params.input ?? null;
@@ -235,18 +230,13 @@ export class ProtocolService {
         metadata: isRecord(params.metadata) ? params.metadata : undefined,
         multitask_strategy: strategyOf(params.multitaskStrategy ?? params.multitask_strategy),
       },
-      { auth, headers },
+      caller,
     );
     return { type: "success", id, result: { run_id: run }, meta };
   }
 
-  private async respond(
-    threadId: string,
-    id: number,
-    params: Dict,
-    auth?: AuthContext,
-    headers?: Record<string, string>,
-  ): Promise<CommandResponse> {
+  private async respond(threadId: string, id: number, params: Dict, caller: RunCaller): Promise<CommandResponse> {
+    const { auth } = caller;
     const answers: Dict = {};
     if (Array.isArray(params.responses)) {
       for (const entry of params.responses) {
@@ -283,7 +273,7 @@ export class ProtocolService {
         metadata: isRecord(params.metadata) ? params.metadata : undefined,
         multitask_strategy: "enqueue",
       },
-      { auth, headers },
+      caller,
     );
     return { type: "success", id, result: {}, meta };
   }

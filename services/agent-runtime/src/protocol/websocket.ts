@@ -7,7 +7,7 @@ import type { Socket } from "node:net";
 import type { Express } from "express";
 import { WebSocketServer, type WebSocket } from "ws";
 import { HttpError, type Logger } from "@lgp/server-kit";
-import type { AuthContext } from "../auth";
+import type { RunCaller } from "../runs/service";
 import {
   errorResponse,
   failure,
@@ -60,15 +60,14 @@ export class ProtocolSockets {
     req: IncomingMessage,
     res: ServerResponse,
     threadId: string,
-    auth: AuthContext | undefined,
-    /** The upgrade request's configurable headers: the runs its commands start get them. */
-    headers?: Record<string, string>,
+    /** The upgrade request's user and configurable headers: its commands are theirs. */
+    caller: RunCaller,
   ): void {
     const socket = req.socket;
     const head = upgradeHead(req) ?? Buffer.alloc(0);
     res.detachSocket(socket);
     this.server.handleUpgrade(req, socket, head, (ws) => {
-      new ProtocolConnection(ws, threadId, auth, this.protocol, this.logger, headers);
+      new ProtocolConnection(ws, threadId, caller, this.protocol, this.logger);
     });
   }
 
@@ -89,10 +88,9 @@ class ProtocolConnection {
   constructor(
     private readonly ws: WebSocket,
     private readonly threadId: string,
-    private readonly auth: AuthContext | undefined,
+    private readonly caller: RunCaller,
     private readonly protocol: ProtocolService,
     private readonly logger: Logger,
-    private readonly headers?: Record<string, string>,
   ) {
     ws.on("message", (data, isBinary) =>
       this.receive(isBinary ? Buffer.from(data as Buffer).toString("utf8") : String(data)),
@@ -138,7 +136,7 @@ class ProtocolConnection {
     else {
       // Other commands run beside the event flow; their answers join the queue.
       this.protocol
-        .command(this.threadId, command as Command, this.auth, this.headers)
+        .command(this.threadId, command as Command, this.caller)
         .catch((error) => {
           if (!(error instanceof HttpError))
             this.logger.error({ err: error, threadId: this.threadId, method }, "protocol WebSocket: a command failed");
