@@ -6,11 +6,12 @@
 //   trusts a header (`x-auth-scheme: langsmith`) for that; a header any client can send proves
 //   nothing, so here only a key does;
 // - neither: open (local development; main.ts says so loudly).
-import type { Request as ExpressRequest, RequestHandler } from "express";
+import type { RequestHandler } from "express";
 import { HttpError, type Logger } from "@lgp/server-kit";
 import { isDeploymentKey, presentedKey } from "./api-keys";
 import type { AuthContext } from "./context";
 import type { CustomAuth } from "./custom-auth";
+import { standardRequest } from "../http/standard-request";
 
 /** What anyone may read without credentials: probes, server info, the docs. */
 const OPEN_PATHS = /^\/(ok|ready|info|openapi\.json|docs)(\/|$)/;
@@ -33,18 +34,6 @@ export interface AuthenticationOptions {
   keyHashes?: Buffer[];
   customAuth?: CustomAuth;
   logger: Logger;
-}
-
-/** The request as a standard `Request` (method, URL, headers), which is what `authenticate` receives. */
-function standardRequest(req: ExpressRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
-  // The body is read later, by the JSON parser; handlers authenticate on headers.
-  return new Request(url, { method: req.method, headers });
 }
 
 function refusal(status: number, detail: string): HttpError {

@@ -8,6 +8,7 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { GraphConfigError, type GraphProject } from "../graphs/config";
 import { loadProjectExport } from "../graphs/modules";
+import { standardRequest } from "./standard-request";
 
 /** What a Hono app offers that this bridge uses. */
 interface HonoLike {
@@ -95,15 +96,7 @@ function honoBridge(app: HonoLike): RequestHandler {
       return;
     }
     try {
-      const url = `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`;
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-      }
-      const body = lazyBody(req);
-      const answer = await app.fetch(
-        new Request(url, { method: req.method, headers, body, ...(body ? { duplex: "half" } : {}) } as RequestInit),
-      );
+      const answer = await app.fetch(standardRequest(req, lazyBody(req)));
       if (answer.headers.get(PASS_THROUGH)) {
         // The app's middleware ran around "no route": its headers go on the built-in answer.
         answer.headers.forEach((value, name) => {
