@@ -1,8 +1,7 @@
 // How a cluster pulls a deployment's images from the configured registry: with a pull credential
 // of that deployment (no expiry, valid while the deployment exists), as a docker config entry.
 import { signCredential } from "./credentials";
-import { deploymentRepositoryPrefix } from "./scope";
-import { splitRegistryUrl, type RegistrySettings } from "./settings";
+import { deploymentRepository, splitRegistryUrl, type RegistrySettings } from "./settings";
 
 export interface PullCredential {
   /** The registry host, as image references and docker config entries name it. */
@@ -18,10 +17,9 @@ export interface ImagePullAccess {
 }
 
 export function imagePullAccess(settings: RegistrySettings): ImagePullAccess {
-  const { host, path } = splitRegistryUrl(settings.url);
+  const { host } = splitRegistryUrl(settings.url);
   return {
-    holds: (deploymentId, image) =>
-      image.startsWith(`${[host, path, deploymentRepositoryPrefix(deploymentId)].filter(Boolean).join("/")}/`),
+    holds: (deploymentId, image) => image.startsWith(`${deploymentRepository(settings.url, deploymentId)}/`),
     credential: (tenantId, deploymentId) => ({
       registry: host,
       username: "oauth2accesstoken",

@@ -23,9 +23,9 @@ export function parseScope(scope: string): AccessEntry | undefined {
   };
 }
 
-/** The repository path prefix of a deployment, below the registry's own path. */
-export function deploymentRepositoryPrefix(deploymentId: string): string {
-  return `deployments/${deploymentId}`;
+/** The repository path prefix of a deployment in the registry: below the registry's own path, if any. */
+export function deploymentRepositoryPrefix(deploymentId: string, registryPath = ""): string {
+  return registryPath ? `${registryPath}/deployments/${deploymentId}` : `deployments/${deploymentId}`;
 }
 
 /**
@@ -39,7 +39,7 @@ export function grant(
   held: RegistryAction[],
 ): AccessEntry | undefined {
   if (requested.type !== "repository") return undefined;
-  const prefix = [registryPath, deploymentRepositoryPrefix(deploymentId)].filter(Boolean).join("/");
+  const prefix = deploymentRepositoryPrefix(deploymentId, registryPath);
   if (requested.name !== prefix && !requested.name.startsWith(`${prefix}/`)) return undefined;
   // Sorted: the registry asks in no fixed order (a Go map's).
   const actions = requested.actions.filter((action) => (held as string[]).includes(action)).sort();

@@ -7,8 +7,8 @@ import type { DeploymentRepository } from "../deployments/repository";
 import { notFound } from "../deployments/service";
 import { signCredential, verifyCredential, type RegistryCredential } from "./credentials";
 import { signJwt } from "./jwt";
-import { deploymentRepositoryPrefix, grant, parseScope, type AccessEntry } from "./scope";
-import { splitRegistryUrl, type RegistrySettings } from "./settings";
+import { grant, parseScope, type AccessEntry } from "./scope";
+import { deploymentRepository, splitRegistryUrl, type RegistrySettings } from "./settings";
 
 /** How long one registry JWT lives; clients ask again with their credential when it expires. */
 export const REGISTRY_JWT_TTL_SECONDS = 300;
@@ -21,7 +21,7 @@ export interface RegistryToken {
 }
 
 export class RegistryService {
-  private readonly host: string;
+  /** The registry's path below its host (repository names in scopes start with it). */
   private readonly path: string;
 
   constructor(
@@ -30,12 +30,7 @@ export class RegistryService {
     private readonly settings: RegistrySettings | undefined,
     private readonly logger: Logger,
   ) {
-    ({ host: this.host, path: this.path } = splitRegistryUrl(settings?.url ?? ""));
-  }
-
-  /** Where a deployment's images go: the CLI appends `/<name>:<tag>`. */
-  repositoryOf(deploymentId: string): string {
-    return [this.host, this.path, deploymentRepositoryPrefix(deploymentId)].filter(Boolean).join("/");
+    this.path = splitRegistryUrl(settings?.url ?? "").path;
   }
 
   /**
@@ -62,7 +57,8 @@ export class RegistryService {
       this.settings.credentialKey,
     );
     this.logger.info({ deploymentId }, "push token issued");
-    return { token, registry_url: this.repositoryOf(deploymentId) };
+    // The CLI pushes `<registry_url>/<name>:<tag>`.
+    return { token, registry_url: deploymentRepository(this.settings.url, deploymentId) };
   }
 
   /**

@@ -3,6 +3,7 @@ import { ConfigError } from "@lgp/server-kit";
 import type { ControlPlaneConfig } from "../config";
 import { credentialKey } from "./credentials";
 import { tokenSigningKey, type TokenSigningKey } from "./jwt";
+import { deploymentRepositoryPrefix } from "./scope";
 
 export interface RegistrySettings {
   /** The registry as clients name it in image references: host[:port][/path], no scheme. */
@@ -17,11 +18,16 @@ export interface RegistrySettings {
   pushTokenTtlMs: number;
 }
 
-/** `registry.example.com:5000/team` → its host and its path below the host. */
+/** `registry.example.com:5000/team` (as REGISTRY_URL is once validated: no scheme, no trailing `/`) → its host and its path below the host. */
 export function splitRegistryUrl(url: string): { host: string; path: string } {
-  const bare = url.replace(/^[a-z]+:\/\//i, "").replace(/\/+$/, "");
-  const slash = bare.indexOf("/");
-  return slash < 0 ? { host: bare, path: "" } : { host: bare.slice(0, slash), path: bare.slice(slash + 1) };
+  const slash = url.indexOf("/");
+  return slash < 0 ? { host: url, path: "" } : { host: url.slice(0, slash), path: url.slice(slash + 1) };
+}
+
+/** Where a deployment's images go, as image references name it: `<host>[/<path>]/deployments/<id>`. */
+export function deploymentRepository(url: string, deploymentId: string): string {
+  const { host, path } = splitRegistryUrl(url);
+  return `${host}/${deploymentRepositoryPrefix(deploymentId, path)}`;
 }
 
 /** The configured registry, its signing key read and checked at start-up; undefined without REGISTRY_URL. */
