@@ -97,8 +97,9 @@ export async function loadSemanticIndex(project: GraphProject): Promise<Semantic
 }
 
 async function embeddingFunction(project: GraphProject, spec: string, dims: number): Promise<EmbedTexts> {
+  // `provider:model`; a path has a `.` or a `/` before its `:`.
   const provider = /^([a-z][a-z0-9_-]*):([^/\\]+)$/i.exec(spec);
-  if (provider && !/\.[cm]?[jt]sx?$/.test(spec.split(":")[0]!)) {
+  if (provider) {
     if (provider[1] !== "openai")
       throw new GraphConfigError(
         `store.index.embed ${spec}: only the openai provider, or a path to a function, is supported`,
