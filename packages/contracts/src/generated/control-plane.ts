@@ -434,6 +434,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/v2/tenant": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The API key's tenant
+     * @description Answers the tenant the X-Api-Key resolves to; every other resource is scoped by it.
+     */
+    get: operations["getTenant"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v2/uploads/{token}": {
     parameters: {
       query?: never;
@@ -812,6 +832,14 @@ export type components = {
         detail: string | null;
       }[];
     };
+    /** @description A status a revision entered, and when. */
+    RevisionStatusChange: {
+      status: components["schemas"]["RevisionStatus"];
+      /** Format: date-time */
+      at: string;
+      /** @description The status message set with this status (why it failed, was skipped or was interrupted), if any. */
+      message: string | null;
+    };
     Revision: {
       /** Format: uuid */
       id: string;
@@ -824,6 +852,8 @@ export type components = {
       status: components["schemas"]["RevisionStatus"];
       /** @description Why the revision failed, was skipped or was interrupted. */
       status_message?: string | null;
+      /** @description The statuses the revision went through, oldest first: its creation status at `created_at`, then one entry per status change, the last one being `status`. A revision made before the history was kept shows its creation and, if it moved since, its current status at `updated_at`. */
+      readonly status_history: components["schemas"]["RevisionStatusChange"][];
       source: components["schemas"]["DeploymentSource"];
       /** @description The revision's own values. */
       source_revision_config: components["schemas"]["SourceRevisionConfig"];
@@ -886,6 +916,13 @@ export type components = {
       resources: components["schemas"]["Revision"][];
       /** @description Pass it in the next request to get the next page. */
       offset: number;
+    };
+    Tenant: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** Format: date-time */
+      created_at: string;
     };
   };
   responses: {
@@ -1855,6 +1892,29 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tenant. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Tenant"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
       503: components["responses"]["Unavailable"];
     };
   };

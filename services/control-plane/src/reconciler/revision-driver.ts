@@ -4,7 +4,7 @@
 import type { BuildResult, DeploymentTarget } from "../deployers/deployer";
 import { isSourceBuild, type DeploymentSource } from "../deployments/model";
 import type { Deployment as DeploymentRow, Prisma } from "../generated/prisma/client";
-import type { RevisionRow } from "../revisions/repository";
+import { transitionRevision, type RevisionRow } from "../revisions/repository";
 import { isTerminal, type RevisionStatus } from "../revisions/status";
 import type { ReconcilerContext } from "./context";
 import { RevisionLogWriter } from "./revision-log";
@@ -166,17 +166,14 @@ export class RevisionDriver {
         ? await tx.revision.findUnique({ where: { id: current.activeRevisionId }, select: { id: true, seq: true } })
         : null;
       if (active && active.seq > revision.seq) {
-        const { count } = await tx.revision.updateMany({
-          where: { id: revision.id, status: "DEPLOYING" },
-          data: { status: "SKIPPED", statusMessage: "a newer revision was deployed first" },
+        const moved = await transitionRevision(tx, revision.id, "DEPLOYING", "SKIPPED", {
+          statusMessage: "a newer revision was deployed first",
         });
-        return { moved: count === 1, skipped: true as const };
+        return { moved, skipped: true as const };
       }
-      const { count } = await tx.revision.updateMany({
-        where: { id: revision.id, status: "DEPLOYING" },
-        data: { status: "DEPLOYED", url, statusMessage: null },
-      });
-      if (count !== 1) return { moved: false as const };
+      if (!(await transitionRevision(tx, revision.id, "DEPLOYING", "DEPLOYED", { url, statusMessage: null }))) {
+        return { moved: false as const };
+      }
       const sourceConfig = current.sourceConfig as Record<string, unknown>;
       await tx.deployment.update({
         where: { id: deployment.id },

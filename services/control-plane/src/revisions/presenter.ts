@@ -1,8 +1,8 @@
 import type { ControlPlane } from "@lgp/contracts";
 import type { DeploymentSource, ResourceSpec, StoredRevisionConfig } from "../deployments/model";
 import { presentRevisionConfig } from "../deployments/presenter";
-import type { LogLevel, RevisionLogRow, RevisionRow } from "./repository";
-import type { RevisionStatus } from "./status";
+import type { LogLevel, RevisionLogRow, RevisionRow, StoredStatusChange } from "./repository";
+import { CREATION_STATUS, type RevisionStatus } from "./status";
 
 type Schemas = ControlPlane.components["schemas"];
 
@@ -14,6 +14,7 @@ export function presentRevision(row: RevisionRow): Schemas["Revision"] {
     updated_at: row.updatedAt.toISOString(),
     status: row.status as RevisionStatus,
     status_message: row.statusMessage,
+    status_history: presentStatusHistory(row),
     source: row.source as DeploymentSource,
     source_revision_config: presentRevisionConfig(
       row.sourceRevisionConfig as unknown as StoredRevisionConfig,
@@ -22,6 +23,24 @@ export function presentRevision(row: RevisionRow): Schemas["Revision"] {
     resource_spec: (row.resourceSpec as unknown as ResourceSpec | null) ?? null,
     url: row.url,
   };
+}
+
+/**
+ * The creation status at `created_at`, then the stored changes. A revision made before changes
+ * were stored (none stored, yet no longer in its creation status) ends with its current status at
+ * `updated_at`, the last time it changed.
+ */
+function presentStatusHistory(row: RevisionRow): Schemas["RevisionStatusChange"][] {
+  const stored = (row.statusHistory as unknown as StoredStatusChange[] | null) ?? [];
+  const changes = stored.map((change) => ({
+    status: change.status,
+    at: new Date(change.at).toISOString(),
+    message: change.message ?? null,
+  }));
+  if (!changes.length && row.status !== CREATION_STATUS) {
+    changes.push({ status: row.status as RevisionStatus, at: row.updatedAt.toISOString(), message: row.statusMessage });
+  }
+  return [{ status: CREATION_STATUS, at: row.createdAt.toISOString(), message: null }, ...changes];
 }
 
 export function presentLogLine(row: RevisionLogRow): Schemas["LogLine"] {

@@ -1,5 +1,5 @@
 import type { Db } from "../db";
-import type { Prisma, Revision as RevisionRow, RevisionLog as RevisionLogRow } from "../generated/prisma/client";
+import { Prisma, type Revision as RevisionRow, type RevisionLog as RevisionLogRow } from "../generated/prisma/client";
 import type { PagePosition } from "../deployments/paging";
 import type { RevisionStatus } from "./status";
 
@@ -54,6 +54,55 @@ export interface TransitionData {
   interruptions?: number;
 }
 
+/** An entry of a revision's `status_history` column, as stored. */
+export interface StoredStatusChange {
+  status: RevisionStatus;
+  /** The time of the change, as PostgreSQL writes a timestamptz in JSON. */
+  at: string;
+  message: string | null;
+}
+
+const TRANSITION_COLUMNS: Record<keyof TransitionData, string> = {
+  statusMessage: "status_message",
+  artifact: "artifact",
+  repoCommitSha: "repo_commit_sha",
+  url: "url",
+  interruptions: "interruptions",
+};
+
+/**
+ * The one statement that changes a revision's status: guarded by the expected current status, so
+ * two reconcilers (or a reconciler and a restart) never both move a revision, and appending the
+ * change to `status_history` (with the transition's status message) in the same UPDATE. `tx` is
+ * the client or a transaction. True when it moved.
+ */
+export async function transitionRevision(
+  tx: Pick<Db, "$executeRaw">,
+  id: string,
+  from: RevisionStatus | RevisionStatus[],
+  to: RevisionStatus,
+  data: TransitionData = {},
+): Promise<boolean> {
+  const froms = Array.isArray(from) ? from : [from];
+  if (!froms.length) return false;
+  const columns = (Object.keys(TRANSITION_COLUMNS) as (keyof TransitionData)[])
+    .filter((key) => data[key] !== undefined)
+    .map((key) => Prisma.sql`${Prisma.raw(`"${TRANSITION_COLUMNS[key]}"`)} = ${data[key]}`);
+  // now() at the columns' precision: the entry's time and updated_at are the same instant.
+  const entry = Prisma.sql`jsonb_build_object('status', ${to}::text, 'at', now()::timestamptz(3), 'message', ${
+    data.statusMessage ?? null
+  }::text)`;
+  const sets = [
+    Prisma.sql`status = ${to}`,
+    ...columns,
+    Prisma.sql`status_history = status_history || jsonb_build_array(${entry})`,
+    Prisma.sql`updated_at = now()::timestamptz(3)`,
+  ];
+  const count = await tx.$executeRaw`
+    UPDATE revisions SET ${Prisma.join(sets, ", ")} WHERE id = ${id}::uuid AND status IN (${Prisma.join(froms)})`;
+  return count === 1;
+}
+
 /** Revision rows and their logs. Callers check tenancy through the deployment first. */
 export class RevisionRepository {
   constructor(private readonly db: Db) {}
@@ -99,20 +148,16 @@ export class RevisionRepository {
   }
 
   /**
-   * The one way a status changes: a row update guarded by the expected current status, so two
-   * reconcilers (or a reconciler and a restart) never both move a revision. True when it moved.
+   * The one way a status changes (see transitionRevision): a row update guarded by the expected
+   * current status that also records the change in the status history. True when it moved.
    */
-  async transition(
+  transition(
     id: string,
     from: RevisionStatus | RevisionStatus[],
     to: RevisionStatus,
     data: TransitionData = {},
   ): Promise<boolean> {
-    const { count } = await this.db.revision.updateMany({
-      where: { id, status: Array.isArray(from) ? { in: from } : from },
-      data: { status: to, ...data },
-    });
-    return count === 1;
+    return transitionRevision(this.db, id, from, to, data);
   }
 
   /** Renews the lease of the step that holds the revision (updated_at), while it is in `status`. */

@@ -7,6 +7,9 @@ export type RevisionStatus = ControlPlane.components["schemas"]["RevisionStatus"
  * DEPLOYING -> DEPLOYED (docker sources go QUEUED -> AWAITING_DEPLOY). Terminal states end a
  * revision's processing; the official CLI stops polling on the same set.
  */
+/** The status every revision is created with (the column's default): the first entry of its history. */
+export const CREATION_STATUS: RevisionStatus = "CREATING";
+
 export const TERMINAL_STATUSES: readonly RevisionStatus[] = [
   "DEPLOYED",
   "CREATE_FAILED",

@@ -81,6 +81,24 @@ it("refuses an X-Tenant-Id that is not the key's tenant (403), accepts the right
   expect((await h.api.get("/v2/deployments").set("X-Tenant-Id", h.tenantId)).status).toBe(200);
 });
 
+it("GET /v2/tenant answers the key's own tenant; 401 without a valid key, 403 for another X-Tenant-Id", async () => {
+  const mine = await h.api.get("/v2/tenant");
+  expect(mine.status).toBe(200);
+  const rowA = await h.db.tenant.findUniqueOrThrow({ where: { id: h.tenantId } });
+  expect(mine.body).toEqual({ id: h.tenantId, name: "tenant-a", created_at: rowA.createdAt.toISOString() });
+  const theirs = await asB.get("/v2/tenant");
+  expect(theirs.status).toBe(200);
+  expect(theirs.body).toMatchObject({ name: "tenant-b", created_at: expect.any(String) });
+  expect(theirs.body.id).not.toBe(h.tenantId);
+  expect(theirs.body.id).toBe((await h.db.tenant.findUniqueOrThrow({ where: { name: "tenant-b" } })).id);
+  const anonymous = await h.raw.get("/v2/tenant");
+  expect(anonymous.status).toBe(401);
+  expect(anonymous.body).toEqual({ detail: "Missing X-Api-Key header" });
+  expect((await h.raw.get("/v2/tenant").set("X-Api-Key", "lgp_not-a-key")).status).toBe(401);
+  expect((await asB.get("/v2/tenant").set("X-Tenant-Id", h.tenantId)).status).toBe(403);
+  expect((await h.api.get("/v2/tenant").set("X-Tenant-Id", h.tenantId)).body.id).toBe(h.tenantId);
+});
+
 it("stores API keys hashed", async () => {
   const rows = await h.db.apiKey.findMany();
   expect(rows.map((row) => row.keyHash)).toContain(hashApiKey(keyB));

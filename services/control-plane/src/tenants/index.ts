@@ -1,0 +1,3 @@
+export { TenantRepository } from "./repository";
+export { TenantService, presentTenant } from "./service";
+export { tenantsRouter } from "./routes";
