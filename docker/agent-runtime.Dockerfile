@@ -13,6 +13,7 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/console/package.json packages/console/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/server-kit/package.json packages/server-kit/
 COPY services/control-plane/package.json services/control-plane/

@@ -10,13 +10,15 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/console/package.json packages/console/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/server-kit/package.json packages/server-kit/
 COPY services/control-plane/package.json services/control-plane/
 COPY services/agent-runtime/package.json services/agent-runtime/
 RUN npm ci --ignore-scripts --no-audit --no-fund
 
-# 2. Build: the OpenAPI bundles and types from the contract fragments, and the Prisma clients.
+# 2. Build: the OpenAPI bundles and types from the contract fragments, the Prisma clients, and the
+#    web console's static files (served under /console).
 FROM deps AS build
 COPY tsconfig.base.json tsconfig.json ./
 COPY scripts/ scripts/
@@ -24,7 +26,8 @@ COPY packages/ packages/
 COPY prisma/ prisma/
 COPY services/control-plane/ services/control-plane/
 COPY services/agent-runtime/ services/agent-runtime/
-RUN npm run generate -w packages/contracts && npx tsx scripts/prisma-generate.ts
+RUN npm run generate -w packages/contracts && npx tsx scripts/prisma-generate.ts \
+  && npm run build -w packages/console
 
 # 3. Production dependencies only.
 FROM deps AS prod-deps

@@ -209,6 +209,7 @@ async function main(): Promise<void> {
     `control plane      http://localhost:${controlPlanePort}   (API reference: http://localhost:${controlPlanePort}/docs)`,
   );
   say(`control plane key  ${apiKey}`);
+  say(`web console        http://localhost:${controlPlanePort}/console/   (sign in with the control plane key)`);
   say(`agent runtime      http://localhost:${runtimePort}   (API reference: http://localhost:${runtimePort}/docs)`);
   say(`agent runtime key  ${runtimeKey}`);
   say("");

@@ -8,7 +8,7 @@ export const app = new Hono();
 app.get("/examples/about", (c) =>
   c.json({
     name: "langgraph-platform examples",
-    graphs: ["agent", "approval", "steps"],
+    graphs: ["agent", "approval", "steps", "tools"],
     memory: "POST /store/items/search with a `query` ranks the store's items by meaning",
   }),
 );

@@ -85,6 +85,11 @@ describe("npm start (embedded mode)", () => {
     expect(first.output()).toContain(`curl -H "X-Api-Key: ${key}" http://localhost:${controlPlanePort}/v2/deployments`);
     expect(await (await fetch(`http://127.0.0.1:${controlPlanePort}/ok`)).json()).toEqual({ ok: true });
     expect(await (await fetch(`http://127.0.0.1:${runtimePort}/ok`)).json()).toEqual({ ok: true });
+    // The console `npm ci` built is served where the start says.
+    expect(first.output()).toContain(`web console        http://localhost:${controlPlanePort}/console/`);
+    const consolePage = await fetch(`http://127.0.0.1:${controlPlanePort}/console/`);
+    expect(consolePage.status).toBe(200);
+    expect(await consolePage.text()).toContain('<div id="root">');
     // The printed key is a working key.
     const unauthorised = await fetch(`http://127.0.0.1:${controlPlanePort}/v2/deployments`);
     expect(unauthorised.status).toBe(401);

@@ -2,6 +2,7 @@ import type { Express } from "express";
 import { controlPlaneApi } from "@lgp/contracts";
 import { createServiceApp } from "@lgp/server-kit";
 import { apiKeyAuth } from "./auth/middleware";
+import { consoleRouter, DEFAULT_CONSOLE_DIR } from "./console/router";
 import { createOAuthRouter } from "./oauth/mount";
 import { deploymentRouters } from "./deployments/mount";
 import type { ControlPlaneDeps } from "./deps";
@@ -14,6 +15,10 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
     validationStyle: "list",
     validateResponses: process.env.VALIDATE_RESPONSES === "true",
     metrics: deps.metrics,
+    // The console's files are outside the contract: served before its validator.
+    early: deps.config.CONSOLE_ENABLED
+      ? [consoleRouter(deps.config.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR, deps.logger)]
+      : [],
     before: [apiKeyAuth(deps.db, controlPlaneApi)],
     ready: async () => {
       await deps.db.$queryRaw`SELECT 1`;

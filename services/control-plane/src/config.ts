@@ -13,8 +13,12 @@ export const controlPlaneEnv = z.object({
   BOOTSTRAP_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
   /** Where this control plane is reachable from a browser (OAuth redirect URIs). */
   PUBLIC_URL: z.url().optional(),
-  /** Page the browser lands on after an OAuth callback; default `{PUBLIC_URL}/auth/done`. */
+  /** Page the browser lands on after an OAuth callback; default the console's callback page (`{PUBLIC_URL}/auth/done` without the console). */
   FRONTEND_CALLBACK_URL: z.url().optional(),
+  /** Serve the web console under /console. */
+  CONSOLE_ENABLED: env.boolean(true),
+  /** The console's built files; default packages/console/dist in this repository. */
+  CONSOLE_DIR: z.string().min(1).optional(),
   /** Accept OAuth providers at plain-http loopback URLs (a provider on this machine; development and tests). */
   OAUTH_ALLOW_HTTP_LOOPBACK: env.boolean(false),
   /** 32 bytes (base64 or hex) encrypting secrets at rest; the embedded start generates one under .data/. */

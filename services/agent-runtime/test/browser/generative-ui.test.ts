@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { freePort, runtimeKeyHash, waitUntilOk } from "@lgp/server-kit";
 import { createEmptyDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { Client, collect, killProcess, spawnRuntimeProcess } from "../support/harness";
-import { bundlePage, chromiumAvailable, launchChromium, servePage } from "./chromium";
+import { bundlePage, chromiumAvailable, launchChromium, servePage } from "@lgp/server-kit/src/testing/chromium";
 
 const EXAMPLE = path.resolve(__dirname, "../../../../examples/genui/langgraph.json");
 /** The deployment's key: the page and the client send it; the bundle's files need none. */

@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Browser, Request } from "playwright-core";
 import { startTestRuntime, type RunningRuntime } from "../support/harness";
 import { PROTOCOL_FIXTURES } from "../protocol/suite";
-import { bundlePage, chromiumAvailable, launchChromium, servePage } from "./chromium";
+import { bundlePage, chromiumAvailable, launchChromium, servePage } from "@lgp/server-kit/src/testing/chromium";
 
 const hasChromium = chromiumAvailable("ThreadStream browser test");
 

@@ -8,7 +8,7 @@ import type { Server } from "node:http";
 import path from "node:path";
 import type { Browser, Page, Request } from "playwright-core";
 import { startTestRuntime, type RunningRuntime } from "../support/harness";
-import { bundlePage, chromiumAvailable, launchChromium, servePage } from "./chromium";
+import { bundlePage, chromiumAvailable, launchChromium, servePage } from "@lgp/server-kit/src/testing/chromium";
 
 const hasChromium = chromiumAvailable("useStream browser test");
 const PAGE = '<!doctype html><meta charset="utf-8"><div id="root"></div><script src="/app.js"></script>';

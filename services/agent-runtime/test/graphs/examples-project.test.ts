@@ -14,7 +14,7 @@ afterAll(async () => {
 it("serves the example's custom route beside the built-in ones", async () => {
   const about = await fetch(`${rt.url}/examples/about`);
   expect(about.status).toBe(200);
-  expect(await about.json()).toMatchObject({ graphs: ["agent", "approval", "steps"] });
+  expect(await about.json()).toMatchObject({ graphs: ["agent", "approval", "steps", "tools"] });
   expect((await fetch(`${rt.url}/examples/nothing`)).status).toBe(404);
   expect((await fetch(`${rt.url}/info`)).status).toBe(200);
 });

@@ -1,6 +1,6 @@
 // Shared set-up of the deployments, revisions, reconciler, tenancy and local-deployer tests: a
 // fresh migrated database, a tenant with a key, and the control plane listening on loopback.
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createLogger, type Logger } from "@lgp/server-kit";
 import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
@@ -49,20 +49,28 @@ async function listen(
   database: TestDatabase,
   options: { queue?: ReconcileQueue; env?: Record<string, string> },
 ): Promise<Harness> {
-  const config = loadControlPlaneConfig({
-    CONTROL_PLANE_DATABASE_URL: database.url,
-    SECRETS_ENCRYPTION_KEY: generateKey(),
-    LOG_LEVEL: "warn",
-    ...options.env,
-  });
+  // Listening first gives the app its real URL (PUBLIC_URL: OAuth redirects, upload URLs).
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let config: ControlPlaneConfig;
+  try {
+    config = loadControlPlaneConfig({
+      CONTROL_PLANE_DATABASE_URL: database.url,
+      SECRETS_ENCRYPTION_KEY: generateKey(),
+      LOG_LEVEL: "warn",
+      PUBLIC_URL: url,
+      ...options.env,
+    });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   const db = createDb(database.url, 5);
   const logger = createLogger("control-plane-test", process.env.LOG_LEVEL ?? "warn");
   const { tenantId, apiKey } = await createTenantKey(db, "tenant-a");
   const app = createControlPlaneApp({ config, db, logger, reconcileQueue: options.queue });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.on("request", app);
   const raw = supertest.agent(url);
   const withKey = (test: supertest.Test) => test.set("X-Api-Key", apiKey);
   return {

@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client } from "pg";
 import { Client as LangGraphClient, REPO_ROOT } from "@lgp/server-kit/src/testing";
 import { startReconcilerHarness, type ReconcilerHarness } from "../reconciler/setup";
+import { exampleRepo, git } from "./example-repo";
 
 // The flow every client follows, end to end with real agent runtime processes: create an
 // internal_source deployment from examples/ (a git repository) -> DEPLOYED -> its URL serves the
@@ -20,39 +21,9 @@ const exampleGraphs = Object.keys(
   (JSON.parse(readFileSync(path.join(REPO_ROOT, "examples/langgraph.json"), "utf8")) as { graphs: object }).graphs,
 ).sort();
 
-function git(args: string[], cwd: string): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@example.com",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@example.com",
-    },
-  }).trim();
-}
-
 beforeAll(async () => {
   h = await startReconcilerHarness({ timeoutSeconds: 120, sweepSeconds: 1 });
-  repo = path.join(h.workDir, "example-repo");
-  mkdirSync(repo, { recursive: true });
-  cpSync(path.join(REPO_ROOT, "examples"), repo, {
-    recursive: true,
-    filter: (item) => path.basename(item) !== "node_modules",
-  });
-  git(["init", "--quiet", "--initial-branch=main"], repo);
-  git(["add", "."], repo);
-  git(["commit", "--quiet", "-m", "example"], repo);
-  firstSha = git(["rev-parse", "HEAD"], repo);
-  git(["checkout", "--quiet", "-b", "second"], repo);
-  writeFileSync(path.join(repo, "NOTES.md"), "second revision\n");
-  git(["add", "."], repo);
-  git(["commit", "--quiet", "-m", "second"], repo);
-  secondSha = git(["rev-parse", "HEAD"], repo);
-  git(["checkout", "--quiet", "main"], repo);
+  ({ repo, firstSha, secondSha } = exampleRepo(h.workDir));
 });
 afterAll(async () => {
   await h?.close();

@@ -1,4 +1,4 @@
-// Debian's Chromium for the browser tests (.ci/run installs it): where it is, how it is launched,
+// Debian's Chromium for the browser tests of both services (.ci/run installs it): where it is, how it is launched,
 // and the small server that gives a test page an origin of its own.
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";

@@ -1,0 +1,88 @@
+// The control plane's public API, as any client calls it: same origin (the control plane serves
+// the console), the signed-in key as X-Api-Key. Types come from the OpenAPI contract.
+import type { ControlPlane } from "@lgp/contracts";
+import { errorFromResponse } from "./errors";
+import { session } from "./session";
+
+type Schemas = ControlPlane.components["schemas"];
+export type Deployment = Schemas["Deployment"];
+export type DeploymentWithKey = Schemas["DeploymentWithKey"];
+export type DeploymentCreate = Schemas["DeploymentCreate"];
+export type DeploymentPatch = Schemas["DeploymentPatch"];
+export type DeploymentStatus = Schemas["DeploymentStatus"];
+export type DeploymentSource = Schemas["DeploymentSource"];
+export type Revision = Schemas["Revision"];
+export type RevisionStatus = Schemas["RevisionStatus"];
+export type LogLine = Schemas["LogLine"];
+export type OAuthProvider = Schemas["OAuthProvider"];
+export type OAuthProviderCreate = Schemas["OAuthProviderCreate"];
+export type OAuthProviderUpdate = Schemas["OAuthProviderUpdate"];
+export type AuthenticateResponse = Schemas["AuthenticateResponse"];
+export type Tenant = Schemas["Tenant"];
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+async function call<T>(method: string, path: string, options: { query?: Query; body?: unknown; key?: string } = {}) {
+  const url = new URL(path, window.location.origin);
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined && value !== null && value !== "") url.searchParams.set(name, String(value));
+  }
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const key = options.key ?? session.apiKey();
+  if (key) headers["X-Api-Key"] = key;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(url, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = { detail: text.slice(0, 300) };
+  }
+  if (!response.ok) throw errorFromResponse(response.status, body);
+  return body as T;
+}
+
+export const controlPlane = {
+  /** Checks a key before it is kept: answers its tenant. */
+  tenant: (key?: string) => call<Tenant>("GET", "/v2/tenant", { key }),
+
+  listDeployments: (query: {
+    limit?: number;
+    offset?: number;
+    name_contains?: string;
+    status?: string;
+    deployment_type?: string;
+  }) => call<Schemas["DeploymentList"]>("GET", "/v2/deployments", { query }),
+  createDeployment: (body: DeploymentCreate) => call<DeploymentWithKey>("POST", "/v2/deployments", { body }),
+  getDeployment: (id: string) => call<Deployment>("GET", `/v2/deployments/${id}`),
+  updateDeployment: (id: string, body: DeploymentPatch) => call<Deployment>("PATCH", `/v2/deployments/${id}`, { body }),
+  deleteDeployment: (id: string) => call<void>("DELETE", `/v2/deployments/${id}`),
+  rotateRuntimeKey: (id: string) => call<DeploymentWithKey>("POST", `/v2/deployments/${id}/api-key`),
+
+  listRevisions: (id: string, query: { limit?: number; offset?: number } = {}) =>
+    call<Schemas["RevisionList"]>("GET", `/v2/deployments/${id}/revisions`, { query }),
+  getRevision: (id: string, revisionId: string) =>
+    call<Revision>("GET", `/v2/deployments/${id}/revisions/${revisionId}`),
+  redeploy: (id: string, revisionId: string) =>
+    call<Deployment>("POST", `/v2/deployments/${id}/revisions/${revisionId}/redeploy`),
+  logs: (
+    id: string,
+    revisionId: string,
+    type: "build" | "deploy",
+    query: { level?: string; offset?: number; limit?: number; query?: string },
+  ) => call<Schemas["LogPage"]>("GET", `/v2/deployments/${id}/revisions/${revisionId}/logs/${type}`, { query }),
+
+  listProviders: () => call<OAuthProvider[]>("GET", "/v2/auth/providers"),
+  getProvider: (providerId: string) => call<OAuthProvider>("GET", `/v2/auth/providers/${providerId}`),
+  createProvider: (body: OAuthProviderCreate) => call<OAuthProvider>("POST", "/v2/auth/providers", { body }),
+  updateProvider: (providerId: string, body: OAuthProviderUpdate) =>
+    call<OAuthProvider>("PATCH", `/v2/auth/providers/${providerId}`, { body }),
+  deleteProvider: (providerId: string) => call<unknown>("DELETE", `/v2/auth/providers/${providerId}`),
+  authenticate: (body: Schemas["AuthenticateRequest"]) =>
+    call<AuthenticateResponse>("POST", "/v2/auth/authenticate", { body }),
+};

@@ -1,0 +1,241 @@
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { controlPlane, type DeploymentCreate, type DeploymentSource } from "../api/control-plane";
+import { ApiError } from "../api/errors";
+import { session } from "../api/session";
+import { ErrorMessage } from "../components/ErrorMessage";
+import { Field } from "../components/Field";
+import { SelectField } from "../components/SelectField";
+import { SecretsEditor, type SecretRow } from "./SecretsEditor";
+
+const SOURCES: { value: DeploymentSource; label: string; hint: string }[] = [
+  { value: "internal_source", label: "Source (repository or path)", hint: "Built and run by this control plane." },
+  { value: "internal_docker", label: "Image (this platform's registry)", hint: "An image pushed with a push token." },
+  { value: "external_docker", label: "External runtime", hint: "A runtime you run yourself, at a URL." },
+  { value: "github", label: "GitHub integration", hint: "A repository through an integration id." },
+];
+
+/** A number when the text is one; otherwise the text, so the API's 422 says what is wrong with it. */
+const numeric = (text: string): number | string | undefined =>
+  text.trim() === "" ? undefined : Number.isFinite(Number(text)) ? Number(text) : text;
+
+const clean = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined && item !== "")) as T;
+
+export function CreateDeployment() {
+  const navigate = useNavigate();
+  const [form, setForm] = useState({
+    name: "",
+    source: "internal_source" as DeploymentSource,
+    deployment_type: "dev",
+    repo_url: "",
+    integration_id: "",
+    repo_ref: "main",
+    config_path: "langgraph.json",
+    install_command: "",
+    build_command: "",
+    image_uri: "",
+    custom_url: "",
+    min_scale: "",
+    max_scale: "",
+    cpu: "",
+    memory_mb: "",
+  });
+  const [secrets, setSecrets] = useState<SecretRow[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (name: keyof typeof form) => (value: string) => setForm({ ...form, [name]: value });
+  const fields = error instanceof ApiError ? error.fields : {};
+  const errorFor = (...paths: string[]) => paths.map((path) => fields[path]).find(Boolean);
+
+  const body = (): DeploymentCreate => {
+    const source = form.source;
+    const usesRepo = source === "internal_source" || source === "github";
+    const usesImage = source !== "internal_source" && source !== "github";
+    const resource = clean({
+      min_scale: numeric(form.min_scale),
+      max_scale: numeric(form.max_scale),
+      cpu: numeric(form.cpu),
+      memory_mb: numeric(form.memory_mb),
+    });
+    return {
+      name: form.name.trim(),
+      source,
+      source_config: clean({
+        deployment_type: form.deployment_type as "dev",
+        repo_url: usesRepo ? form.repo_url.trim() : undefined,
+        integration_id: source === "github" ? form.integration_id.trim() : undefined,
+        install_command: source === "internal_source" ? form.install_command : undefined,
+        build_command: source === "internal_source" ? form.build_command : undefined,
+        custom_url: source === "external_docker" ? form.custom_url.trim() : undefined,
+        resource_spec: Object.keys(resource).length ? (resource as never) : undefined,
+      }),
+      source_revision_config: clean({
+        repo_ref: usesRepo ? form.repo_ref.trim() : undefined,
+        langgraph_config_path: usesRepo ? form.config_path.trim() : undefined,
+        image_uri: usesImage ? form.image_uri.trim() : undefined,
+      }),
+      secrets: secrets.filter((row) => row.name || row.value),
+    };
+  };
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await controlPlane.createDeployment(body());
+      // The runtime's key is answered this once: keep it for the playground, show it once.
+      session.setRuntimeKey(created.id, created.api_key);
+      navigate(`/deployments/${created.id}`, { state: { createdKey: created.api_key } });
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const source = form.source;
+  return (
+    <section aria-labelledby="create-title">
+      <h1 id="create-title">New deployment</h1>
+      <form className="card form" onSubmit={submit} noValidate>
+        <Field
+          label="Name"
+          value={form.name}
+          onChange={set("name")}
+          error={errorFor("name")}
+          hint="Lowercase letters, digits and -."
+          required
+        />
+        <fieldset>
+          <legend>Source</legend>
+          {SOURCES.map((option) => (
+            <label key={option.value} className="choice">
+              <input
+                type="radio"
+                name="source"
+                value={option.value}
+                checked={source === option.value}
+                onChange={() => set("source")(option.value)}
+              />
+              <span>
+                {option.label} <small>{option.hint}</small>
+              </span>
+            </label>
+          ))}
+          {errorFor("source") ? <small className="field-error">{errorFor("source")}</small> : null}
+        </fieldset>
+        <SelectField
+          label="Deployment type"
+          value={form.deployment_type}
+          options={["dev", "dev_free", "prod"]}
+          onChange={set("deployment_type")}
+          error={errorFor("source_config.deployment_type")}
+        />
+        {source === "internal_source" || source === "github" ? (
+          <>
+            {source === "github" ? (
+              <Field
+                label="Integration id"
+                value={form.integration_id}
+                onChange={set("integration_id")}
+                error={errorFor("source_config.integration_id")}
+              />
+            ) : null}
+            <Field
+              label="Repository URL or path"
+              value={form.repo_url}
+              onChange={set("repo_url")}
+              error={errorFor("source_config.repo_url", "source_config")}
+              placeholder={source === "github" ? "https://github.com/org/repo" : "/path/to/project or file:///…"}
+            />
+            <Field
+              label="Git reference"
+              value={form.repo_ref}
+              onChange={set("repo_ref")}
+              error={errorFor("source_revision_config.repo_ref")}
+            />
+            <Field
+              label="langgraph.json path"
+              value={form.config_path}
+              onChange={set("config_path")}
+              error={errorFor("source_revision_config.langgraph_config_path")}
+            />
+          </>
+        ) : null}
+        {source === "internal_source" ? (
+          <>
+            <Field
+              label="Install command"
+              value={form.install_command}
+              onChange={set("install_command")}
+              error={errorFor("source_config.install_command")}
+              placeholder="npm ci"
+            />
+            <Field
+              label="Build command"
+              value={form.build_command}
+              onChange={set("build_command")}
+              error={errorFor("source_config.build_command")}
+            />
+          </>
+        ) : null}
+        {source === "internal_docker" || source === "external_docker" ? (
+          <Field
+            label="Image"
+            value={form.image_uri}
+            onChange={set("image_uri")}
+            error={errorFor("source_revision_config.image_uri", "source_revision_config")}
+            hint={source === "internal_docker" ? "Optional: leave empty and push later with a push token." : undefined}
+          />
+        ) : null}
+        {source === "external_docker" ? (
+          <Field
+            label="Runtime URL"
+            value={form.custom_url}
+            onChange={set("custom_url")}
+            error={errorFor("source_config.custom_url")}
+            placeholder="https://agents.example.com"
+          />
+        ) : null}
+        <fieldset>
+          <legend>Resources (optional)</legend>
+          <div className="grid">
+            <Field
+              label="Min scale"
+              value={form.min_scale}
+              onChange={set("min_scale")}
+              error={errorFor("source_config.resource_spec.min_scale")}
+            />
+            <Field
+              label="Max scale"
+              value={form.max_scale}
+              onChange={set("max_scale")}
+              error={errorFor("source_config.resource_spec.max_scale")}
+            />
+            <Field
+              label="CPU (cores)"
+              value={form.cpu}
+              onChange={set("cpu")}
+              error={errorFor("source_config.resource_spec.cpu")}
+            />
+            <Field
+              label="Memory (MB)"
+              value={form.memory_mb}
+              onChange={set("memory_mb")}
+              error={errorFor("source_config.resource_spec.memory_mb")}
+            />
+          </div>
+        </fieldset>
+        <SecretsEditor rows={secrets} onChange={setSecrets} fields={fields} />
+        <ErrorMessage error={error} />
+        <div className="actions">
+          <button type="submit" disabled={busy}>
+            {busy ? "Creating…" : "Create deployment"}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,216 @@
+import { useCallback, useState } from "react";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { controlPlane, type Deployment, type Revision } from "../api/control-plane";
+import { ApiError } from "../api/errors";
+import { session } from "../api/session";
+import { ConfirmDelete } from "../components/ConfirmDelete";
+import { ErrorMessage } from "../components/ErrorMessage";
+import { StatusBadge } from "../components/StatusBadge";
+import { formatTime } from "../components/time";
+import { usePolling } from "../components/usePolling";
+import { RevisionTimeline } from "../revisions/RevisionTimeline";
+import { isMoving } from "../revisions/status";
+import { SecretsEditor, type SecretRow } from "./SecretsEditor";
+
+export function DeploymentDetail() {
+  const { deploymentId = "" } = useParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [deployment, setDeployment] = useState<Deployment | null>(null);
+  const [revisions, setRevisions] = useState<Revision[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const [shownKey, setShownKey] = useState<string | null>(
+    (location.state as { createdKey?: string } | null)?.createdKey ?? null,
+  );
+  const [gone, setGone] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      const [next, page] = await Promise.all([
+        controlPlane.getDeployment(deploymentId),
+        controlPlane.listRevisions(deploymentId, { limit: 20 }),
+      ]);
+      setDeployment(next);
+      setRevisions(page.resources);
+      setError(null);
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.status === 404) setGone(true);
+      setError(caught);
+    }
+  }, [deploymentId]);
+  // Live while a revision moves or the deployment is being deleted; otherwise every 10 s.
+  const moving = revisions.some((revision) => isMoving(revision.status)) || deployment?.status === "AWAITING_DELETE";
+  usePolling(load, moving || !deployment ? 1000 : 10_000, !gone);
+
+  const act = async (work: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await work();
+      await load();
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+
+  if (gone)
+    return (
+      <section>
+        <p role="alert">This deployment does not exist (any more).</p>
+        <Link to="/deployments">Back to deployments</Link>
+      </section>
+    );
+  if (!deployment) return error ? <ErrorMessage error={error} /> : <p aria-busy="true">Loading…</p>;
+
+  const url = deployment.source_config.custom_url;
+  const spec = deployment.source_config.resource_spec ?? {};
+  return (
+    <section aria-labelledby="deployment-title">
+      <div className="heading">
+        <h1 id="deployment-title">{deployment.name}</h1>
+        <StatusBadge status={deployment.status} />
+        <Link className="button" to={`/deployments/${deployment.id}/playground`}>
+          Open playground
+        </Link>
+      </div>
+      <ErrorMessage error={error} />
+      {shownKey ? (
+        <div className="notice" role="status">
+          <strong>The runtime's API key, shown this once:</strong> <code className="secret-value">{shownKey}</code>
+          <p>
+            Send it as <code>x-api-key</code> to the runtime. The playground in this tab already has it.
+          </p>
+          <button type="button" className="link" onClick={() => setShownKey(null)}>
+            I have kept it
+          </button>
+        </div>
+      ) : null}
+      <dl className="facts">
+        <dt>Id</dt>
+        <dd>
+          <code>{deployment.id}</code>
+        </dd>
+        <dt>Source</dt>
+        <dd>{deployment.source}</dd>
+        <dt>Runtime URL</dt>
+        <dd className="url">{url ? <a href={`${url.replace(/\/$/, "")}/docs`}>{url}</a> : "not deployed yet"}</dd>
+        <dt>Repository</dt>
+        <dd>{deployment.source_config.repo_url ?? deployment.source_revision_config.image_uri ?? "—"}</dd>
+        <dt>Reference</dt>
+        <dd>{deployment.source_revision_config.repo_ref ?? "—"}</dd>
+        <dt>Type</dt>
+        <dd>{deployment.source_config.deployment_type ?? "—"}</dd>
+        <dt>Resources</dt>
+        <dd>
+          {Object.entries(spec).filter(([, value]) => value !== null && typeof value !== "object").length
+            ? Object.entries(spec)
+                .filter(([, value]) => value !== null && typeof value !== "object")
+                .map(([name, value]) => `${name}: ${String(value)}`)
+                .join(", ")
+            : "defaults"}
+        </dd>
+        <dt>Runtime key</dt>
+        <dd>
+          {deployment.api_key_prefix ? <code>{deployment.api_key_prefix}…</code> : "—"}{" "}
+          <button
+            type="button"
+            className="link"
+            onClick={() =>
+              act(async () => {
+                const rotated = await controlPlane.rotateRuntimeKey(deployment.id);
+                session.setRuntimeKey(deployment.id, rotated.api_key);
+                setShownKey(rotated.api_key);
+              })
+            }
+          >
+            Rotate key
+          </button>
+        </dd>
+        <dt>Created</dt>
+        <dd>{formatTime(deployment.created_at)}</dd>
+      </dl>
+      <SecretsPanel deployment={deployment} onSaved={load} />
+      <h2>Revisions</h2>
+      <RevisionTimeline
+        deployment={deployment}
+        revisions={revisions}
+        onRedeploy={(revisionId) => act(() => controlPlane.redeploy(deployment.id, revisionId))}
+      />
+      <h2>Danger zone</h2>
+      <ConfirmDelete
+        what="deployment"
+        consequence={
+          <>
+            Delete <strong>{deployment.name}</strong>? Its runtime stops and its database is dropped.
+          </>
+        }
+        onDelete={() =>
+          act(async () => {
+            await controlPlane.deleteDeployment(deployment.id);
+            navigate("/deployments");
+          })
+        }
+      />
+    </section>
+  );
+}
+
+/** Names only; a new value is write-only, and unchanged secrets go back masked (kept as stored). */
+function SecretsPanel({ deployment, onSaved }: { deployment: Deployment; onSaved: () => Promise<void> }) {
+  const stored = new Set(deployment.secrets.map((secret) => secret.name));
+  const [editing, setEditing] = useState<SecretRow[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  if (!editing)
+    return (
+      <>
+        <h2>Secrets</h2>
+        <p>
+          {deployment.secrets.length
+            ? deployment.secrets.map((secret) => <code key={secret.name}>{secret.name} </code>)
+            : "None."}{" "}
+          <button
+            type="button"
+            className="link"
+            onClick={() => setEditing(deployment.secrets.map((secret) => ({ name: secret.name, value: "" })))}
+          >
+            Edit secrets
+          </button>
+        </p>
+      </>
+    );
+  const masked = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
+  const save = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const secrets = editing
+        .filter((row) => row.name)
+        .map((row) => ({
+          name: row.name,
+          value: row.value === "" && masked.has(row.name) ? masked.get(row.name)! : row.value,
+        }));
+      await controlPlane.updateDeployment(deployment.id, { secrets });
+      setEditing(null);
+      await onSaved();
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  return (
+    <form className="card form" onSubmit={save} aria-label="Secrets">
+      <h2>Secrets</h2>
+      <SecretsEditor
+        rows={editing}
+        onChange={setEditing}
+        fields={error instanceof ApiError ? error.fields : {}}
+        stored={stored}
+      />
+      <ErrorMessage error={error} />
+      <div className="actions">
+        <button type="submit">Save secrets (new revision)</button>{" "}
+        <button type="button" className="secondary" onClick={() => setEditing(null)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

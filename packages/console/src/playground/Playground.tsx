@@ -1,0 +1,156 @@
+import { useEffect, useMemo, useState } from "react";
+import { Client } from "@langchain/langgraph-sdk";
+import { Link, Navigate, NavLink, Route, Routes, useParams, useSearchParams } from "react-router";
+import { controlPlane, type Deployment } from "../api/control-plane";
+import { session } from "../api/session";
+import { ErrorMessage } from "../components/ErrorMessage";
+import { Field } from "../components/Field";
+import { SelectField } from "../components/SelectField";
+import { Assistants } from "./Assistants";
+import { Chat } from "./Chat";
+import { GraphView } from "./GraphView";
+import { Threads } from "./Threads";
+import { RuntimeContext, useAssistants, useRuntime } from "./runtime";
+
+/**
+ * A deployment's agents, through its own runtime URL and key with the official client, as any
+ * front end talks to them. The key is the one the control plane showed once (kept in this tab),
+ * or pasted here.
+ */
+export function Playground() {
+  const { deploymentId = "" } = useParams();
+  const [deployment, setDeployment] = useState<Deployment | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [runtimeKey, setRuntimeKey] = useState(session.runtimeKey(deploymentId));
+  useEffect(() => {
+    controlPlane.getDeployment(deploymentId).then(setDeployment, setError);
+  }, [deploymentId]);
+  const apiUrl = deployment?.source_config.custom_url?.replace(/\/+$/, "") ?? null;
+  const client = useMemo(
+    () => (apiUrl && runtimeKey ? new Client({ apiUrl, apiKey: runtimeKey }) : null),
+    [apiUrl, runtimeKey],
+  );
+
+  if (!deployment) return error ? <ErrorMessage error={error} /> : <p aria-busy="true">Loading…</p>;
+  const back = (
+    <p>
+      <Link to={`/deployments/${deploymentId}`}>← {deployment.name}</Link>
+    </p>
+  );
+  if (!apiUrl)
+    return (
+      <section>
+        {back}
+        <p role="alert">This deployment has no runtime URL yet: wait for a revision to be DEPLOYED.</p>
+      </section>
+    );
+  if (!client || !runtimeKey)
+    return (
+      <section>
+        {back}
+        <KeyForm
+          onKey={(key) => {
+            session.setRuntimeKey(deploymentId, key);
+            setRuntimeKey(key);
+          }}
+        />
+      </section>
+    );
+  return (
+    <RuntimeContext.Provider value={{ client, apiUrl, apiKey: runtimeKey, deploymentId }}>
+      <section className="playground" aria-labelledby="playground-title">
+        {back}
+        <div className="heading">
+          <h1 id="playground-title">Playground</h1>
+          <span className="url">{apiUrl}</span>
+        </div>
+        <PlaygroundBody />
+      </section>
+    </RuntimeContext.Provider>
+  );
+}
+
+function PlaygroundBody() {
+  const { assistants, error, reload } = useAssistants();
+  const [params, setParams] = useSearchParams();
+  const selected = params.get("assistant") ?? assistants?.[0]?.assistant_id ?? null;
+  const assistant = assistants?.find((item) => item.assistant_id === selected) ?? null;
+  const { deploymentId } = useRuntime();
+  // Absolute: links relative to a splat route resolve against the whole current path.
+  const base = `/deployments/${deploymentId}/playground/`;
+  const tabs = [
+    ["chat", "Chat"],
+    ["assistants", "Assistants"],
+    ["threads", "Threads"],
+    ["graph", "Graph"],
+  ];
+  return (
+    <>
+      <ErrorMessage error={error} />
+      <div className="toolbar">
+        <SelectField
+          label="Assistant"
+          value={selected ?? ""}
+          options={(assistants ?? []).map((item) => item.assistant_id)}
+          optionLabel={(id) => {
+            const item = assistants?.find((candidate) => candidate.assistant_id === id);
+            return item ? `${item.name} (${item.graph_id})` : id;
+          }}
+          onChange={(value) => {
+            const next = new URLSearchParams(params);
+            next.set("assistant", value);
+            next.delete("thread");
+            setParams(next);
+          }}
+        />
+        <nav aria-label="Playground" className="tabs">
+          {tabs.map(([path, label]) => (
+            <NavLink key={path} to={{ pathname: `${base}${path}`, search: params.toString() }} end>
+              {label}
+            </NavLink>
+          ))}
+        </nav>
+      </div>
+      {assistant ? (
+        <Routes>
+          <Route index element={<Navigate to={{ pathname: `${base}chat`, search: params.toString() }} replace />} />
+          <Route path="chat" element={<Chat assistant={assistant} />} />
+          <Route
+            path="assistants"
+            element={<Assistants assistant={assistant} assistants={assistants ?? []} onChanged={reload} />}
+          />
+          <Route path="threads" element={<Threads assistant={assistant} />} />
+          <Route path="graph" element={<GraphView assistant={assistant} />} />
+        </Routes>
+      ) : assistants ? (
+        <p className="empty">This runtime has no assistants.</p>
+      ) : (
+        <p aria-busy="true">Loading assistants…</p>
+      )}
+    </>
+  );
+}
+
+function KeyForm({ onKey }: { onKey: (key: string) => void }) {
+  const [key, setKey] = useState("");
+  return (
+    <form
+      className="card form"
+      aria-label="Runtime key"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (key.trim()) onKey(key.trim());
+      }}
+    >
+      <h1>The runtime's key</h1>
+      <p>
+        The runtime asks for the key the control plane showed when this deployment was created (or its key was rotated).
+        Paste it here; it stays in this browser tab. Lost it? Rotate it on the deployment's page.
+      </p>
+      <Field label="Runtime API key" type="password" value={key} onChange={setKey} autoComplete="off" />
+      <div className="actions">
+        <button type="submit">Use this key</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,133 @@
+import { useCallback, useEffect, useState } from "react";
+import type { Assistant, Thread, ThreadState, ThreadStatus } from "@langchain/langgraph-sdk";
+import { Link, useSearchParams } from "react-router";
+import { ErrorMessage } from "../components/ErrorMessage";
+import { SelectField } from "../components/SelectField";
+import { formatTime } from "../components/time";
+import { pretty, useRuntime } from "./runtime";
+
+const PAGE = 20;
+const STATUSES = ["idle", "busy", "interrupted", "error"];
+
+/** Threads of the runtime (filtered by status, paged), and one thread's state and checkpoints. */
+export function Threads({ assistant }: { assistant: Assistant }) {
+  const { client } = useRuntime();
+  const [params] = useSearchParams();
+  const [status, setStatus] = useState("");
+  const [offset, setOffset] = useState(0);
+  const [threads, setThreads] = useState<Thread[] | null>(null);
+  const [selected, setSelected] = useState<string | null>(params.get("thread"));
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    client.threads
+      .search({
+        limit: PAGE,
+        offset,
+        status: (status || undefined) as ThreadStatus | undefined,
+        sortBy: "updated_at",
+        sortOrder: "desc",
+      })
+      .then(setThreads, setError);
+  }, [client, status, offset]);
+
+  return (
+    <div className="threads">
+      <div className="filters">
+        <SelectField
+          label="Status"
+          value={status}
+          options={STATUSES}
+          anyLabel="any"
+          onChange={(value) => {
+            setOffset(0);
+            setStatus(value);
+          }}
+        />
+      </div>
+      <ErrorMessage error={error} />
+      {threads && threads.length === 0 ? <p className="empty">No threads{status ? ` ${status}` : ""}.</p> : null}
+      <ul className="thread-list" aria-label="Threads">
+        {(threads ?? []).map((thread) => (
+          <li key={thread.thread_id} className={thread.thread_id === selected ? "selected" : undefined}>
+            <button type="button" className="link" onClick={() => setSelected(thread.thread_id)}>
+              <code>{thread.thread_id.slice(0, 8)}</code>
+            </button>{" "}
+            <span className={`badge ${thread.status === "error" ? "bad" : thread.status === "idle" ? "good" : "busy"}`}>
+              {thread.status}
+            </span>{" "}
+            <span className="when">{formatTime(thread.updated_at)}</span>
+          </li>
+        ))}
+      </ul>
+      <nav className="pager" aria-label="Thread pages">
+        <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+          Previous
+        </button>
+        <button type="button" disabled={!threads || threads.length < PAGE} onClick={() => setOffset(offset + PAGE)}>
+          Next
+        </button>
+      </nav>
+      {selected ? <ThreadDetail threadId={selected} assistant={assistant} /> : null}
+    </div>
+  );
+}
+
+function ThreadDetail({ threadId, assistant }: { threadId: string; assistant: Assistant }) {
+  const { client, deploymentId } = useRuntime();
+  const [state, setState] = useState<ThreadState | null>(null);
+  const [history, setHistory] = useState<ThreadState[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const load = useCallback(async () => {
+    try {
+      const [current, past] = await Promise.all([
+        client.threads.getState(threadId),
+        client.threads.getHistory(threadId, { limit: 20 }),
+      ]);
+      setState(current);
+      setHistory(past);
+      setError(null);
+    } catch (caught) {
+      setError(caught);
+    }
+  }, [client, threadId]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const chat = new URLSearchParams({ assistant: assistant.assistant_id, thread: threadId });
+  return (
+    <section className="card" aria-label="Thread">
+      <div className="heading">
+        <h3>
+          Thread <code>{threadId}</code>
+        </h3>
+        <Link to={{ pathname: `/deployments/${deploymentId}/playground/chat`, search: chat.toString() }}>
+          Open in chat
+        </Link>
+      </div>
+      <ErrorMessage error={error} />
+      {state ? (
+        <>
+          <h4>State</h4>
+          <p className="hint">
+            next: {state.next.length ? state.next.join(", ") : "nothing (finished)"}; checkpoint{" "}
+            <code>{state.checkpoint?.checkpoint_id ?? "—"}</code>
+          </p>
+          <pre className="json" aria-label="State values">
+            {pretty(state.values)}
+          </pre>
+        </>
+      ) : null}
+      <h4>History (newest first)</h4>
+      <ol className="checkpoints" aria-label="Checkpoints">
+        {history.map((item) => (
+          <li key={item.checkpoint?.checkpoint_id}>
+            <code>{item.checkpoint?.checkpoint_id?.slice(0, 13)}</code> step {String(item.metadata?.step ?? "?")}{" "}
+            {String(item.metadata?.source ?? "")} → next {item.next.join(", ") || "—"}{" "}
+            <span className="when">{formatTime(item.created_at)}</span>
+            {item.tasks.some((task) => task.interrupts?.length) ? <span className="tag">interrupted</span> : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

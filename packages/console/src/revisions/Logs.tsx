@@ -1,0 +1,108 @@
+import { useEffect, useRef, useState } from "react";
+import { controlPlane, type LogLine } from "../api/control-plane";
+import { ErrorMessage } from "../components/ErrorMessage";
+import { SelectField } from "../components/SelectField";
+import { usePolling } from "../components/usePolling";
+
+const LEVELS = ["debug", "info", "warn", "error"];
+
+/**
+ * A revision's build or deploy log: a level filter, a text filter, and follow mode, which keeps
+ * reading from where the last page ended (and scrolls to the newest line).
+ */
+export function Logs(props: { deploymentId: string; revisionId: string; live: boolean }) {
+  const [type, setType] = useState<"build" | "deploy">("deploy");
+  const [level, setLevel] = useState("debug");
+  const [query, setQuery] = useState("");
+  const [follow, setFollow] = useState(true);
+  const [lines, setLines] = useState<LogLine[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const offset = useRef(0);
+  const generation = useRef(0);
+  const bottom = useRef<HTMLDivElement>(null);
+
+  // A new filter starts from the first line.
+  useEffect(() => {
+    generation.current += 1;
+    offset.current = 0;
+    setLines([]);
+  }, [type, level, query, props.revisionId]);
+
+  const readMore = async () => {
+    const mine = generation.current;
+    try {
+      // Up to 10 pages per tick: a long log catches up quickly, a live one is read as it grows.
+      for (let page = 0; page < 10; page++) {
+        const result = await controlPlane.logs(props.deploymentId, props.revisionId, type, {
+          level,
+          query: query || undefined,
+          offset: offset.current,
+          limit: 500,
+        });
+        if (mine !== generation.current) return;
+        if (result.logs.length) {
+          offset.current += result.logs.length;
+          setLines((previous) => [...previous, ...result.logs]);
+        }
+        setError(null);
+        if (result.next_offset === null || result.next_offset === undefined) return;
+      }
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  usePolling(readMore, props.live || follow ? 1000 : 60_000, true);
+
+  useEffect(() => {
+    if (follow) bottom.current?.scrollIntoView?.({ block: "nearest" });
+  }, [lines, follow]);
+
+  return (
+    <section className="logs" aria-label="Logs">
+      <div className="heading">
+        <h2>Logs</h2>
+        <div role="tablist" aria-label="Log">
+          {(["build", "deploy"] as const).map((name) => (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              aria-selected={type === name}
+              className={type === name ? "tab selected" : "tab"}
+              onClick={() => setType(name)}
+            >
+              {name === "build" ? "Build" : "Deploy"}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="filters">
+        <SelectField
+          label="Level"
+          value={level}
+          options={LEVELS}
+          optionLabel={(name) => `${name} and above`}
+          onChange={setLevel}
+        />
+        <label>
+          Contains
+          <input value={query} onChange={(event) => setQuery(event.target.value)} />
+        </label>
+        <label className="inline">
+          <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.target.checked)} /> Follow
+        </label>
+      </div>
+      <ErrorMessage error={error} />
+      <div className="log-lines" role="log" aria-label={`${type} log`}>
+        {lines.length === 0 ? <p className="hint">No lines{query || level !== "debug" ? " match" : " yet"}.</p> : null}
+        {lines.map((line, index) => (
+          <div key={index} className={`line ${line.level}`}>
+            <time dateTime={line.timestamp}>{new Date(line.timestamp).toLocaleTimeString()}</time>{" "}
+            <span className="level">{line.level.toUpperCase()}</span> <span className="log-message">{line.message}</span>
+          </div>
+        ))}
+        <div ref={bottom} />
+      </div>
+    </section>
+  );
+}
