@@ -98,7 +98,8 @@ export function Logs(props: { deploymentId: string; revisionId: string; live: bo
         {lines.map((line, index) => (
           <div key={index} className={`line ${line.level}`}>
             <time dateTime={line.timestamp}>{new Date(line.timestamp).toLocaleTimeString()}</time>{" "}
-            <span className="level">{line.level.toUpperCase()}</span> <span className="log-message">{line.message}</span>
+            <span className="level">{line.level.toUpperCase()}</span>{" "}
+            <span className="log-message">{line.message}</span>
           </div>
         ))}
         <div ref={bottom} />
