@@ -1,4 +1,5 @@
-import { Navigate, Route, Routes, useLocation } from "react-router";
+import { Fragment } from "react";
+import { Navigate, Route, Routes, useLocation, useParams } from "react-router";
 import { Layout } from "./components/Layout";
 import { SignIn } from "./signin/SignIn";
 import { DeploymentList } from "./deployments/DeploymentList";
@@ -16,6 +17,15 @@ function SignedIn({ children }: { children: React.ReactNode }) {
   const location = useLocation();
   if (!session.apiKey()) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
   return <Layout>{children}</Layout>;
+}
+
+/**
+ * A screen remounted (its state dropped) when the route's parameter changes: a link from one
+ * revision to another must not show the first one's data, nor send its key elsewhere.
+ */
+function Keyed({ by, children }: { by: string; children: React.ReactNode }) {
+  const params = useParams();
+  return <Fragment key={params[by]}>{children}</Fragment>;
 }
 
 export function App() {
@@ -44,7 +54,9 @@ export function App() {
         path="/deployments/:deploymentId"
         element={
           <SignedIn>
-            <DeploymentDetail />
+            <Keyed by="deploymentId">
+              <DeploymentDetail />
+            </Keyed>
           </SignedIn>
         }
       />
@@ -52,7 +64,9 @@ export function App() {
         path="/deployments/:deploymentId/revisions/:revisionId"
         element={
           <SignedIn>
-            <RevisionDetail />
+            <Keyed by="revisionId">
+              <RevisionDetail />
+            </Keyed>
           </SignedIn>
         }
       />
@@ -60,7 +74,9 @@ export function App() {
         path="/deployments/:deploymentId/playground/*"
         element={
           <SignedIn>
-            <Playground />
+            <Keyed by="deploymentId">
+              <Playground />
+            </Keyed>
           </SignedIn>
         }
       />
@@ -76,7 +92,9 @@ export function App() {
         path="/oauth/providers/:providerId"
         element={
           <SignedIn>
-            <ProviderDetail />
+            <Keyed by="providerId">
+              <ProviderDetail />
+            </Keyed>
           </SignedIn>
         }
       />

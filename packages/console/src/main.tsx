@@ -2,7 +2,9 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { App } from "./App";
-import "./styles.css";
+import "./styles/base.css";
+import "./styles/screens.css";
+import "./styles/playground.css";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

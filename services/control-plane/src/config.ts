@@ -92,7 +92,13 @@ export const controlPlaneEnv = z.object({
   RECONCILER_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
-export type ControlPlaneConfig = z.infer<typeof controlPlaneEnv> & { PUBLIC_URL: string };
+export type ControlPlaneConfig = z.infer<typeof controlPlaneEnv> & {
+  PUBLIC_URL: string;
+  FRONTEND_CALLBACK_URL: string;
+};
+
+/** The console's OAuth callback page (packages/console), the default frontend callback while it is served. */
+export const CONSOLE_CALLBACK_PATH = "/console/oauth/callback";
 
 export function loadControlPlaneConfig(source: NodeJS.ProcessEnv = process.env): ControlPlaneConfig {
   const config = loadConfig(
@@ -102,5 +108,12 @@ export function loadControlPlaneConfig(source: NodeJS.ProcessEnv = process.env):
     }),
     source,
   );
-  return { ...config, PUBLIC_URL: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` };
+  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  // The console's page shows the outcome to a signed-in user; /auth/done is the plain one.
+  const callbackPath = config.CONSOLE_ENABLED ? CONSOLE_CALLBACK_PATH : "/auth/done";
+  return {
+    ...config,
+    PUBLIC_URL: publicUrl,
+    FRONTEND_CALLBACK_URL: config.FRONTEND_CALLBACK_URL ?? `${publicUrl.replace(/\/+$/, "")}${callbackPath}`,
+  };
 }

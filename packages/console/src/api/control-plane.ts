@@ -1,7 +1,7 @@
 // The control plane's public API, as any client calls it: same origin (the control plane serves
 // the console), the signed-in key as X-Api-Key. Types come from the OpenAPI contract.
 import type { ControlPlane } from "@lgp/contracts";
-import { errorFromResponse } from "./errors";
+import { ApiError, errorFromResponse, UNREACHABLE } from "./errors";
 import { session } from "./session";
 
 type Schemas = ControlPlane.components["schemas"];
@@ -31,17 +31,23 @@ async function call<T>(method: string, path: string, options: { query?: Query; b
   const key = options.key ?? session.apiKey();
   if (key) headers["X-Api-Key"] = key;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(url, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  } catch {
+    throw new ApiError(0, UNREACHABLE);
+  }
   const text = await response.text();
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
-    body = { detail: text.slice(0, 300) };
+    // Not JSON (a proxy's HTML error page): the status alone makes the message.
+    body = undefined;
   }
   if (!response.ok) throw errorFromResponse(response.status, body);
   return body as T;
@@ -57,6 +63,7 @@ export const controlPlane = {
     name_contains?: string;
     status?: string;
     deployment_type?: string;
+    image_version?: string;
   }) => call<Schemas["DeploymentList"]>("GET", "/v2/deployments", { query }),
   createDeployment: (body: DeploymentCreate) => call<DeploymentWithKey>("POST", "/v2/deployments", { body }),
   getDeployment: (id: string) => call<Deployment>("GET", `/v2/deployments/${id}`),

@@ -1,6 +1,8 @@
 // What a failed request means to a person: a sentence, and for a 422 the message of each field,
 // keyed by its path in the body ("name", "source_config.repo_url"), to show beside that field.
 
+export const UNREACHABLE = "The server could not be reached. Check that it is running.";
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -46,7 +48,8 @@ function fallbackMessage(status: number): string {
 /** A readable sentence for anything thrown (network failures included), never raw JSON. */
 export function describe(error: unknown): string {
   if (error instanceof ApiError) return error.message;
-  if (error instanceof TypeError) return "The server could not be reached. Check that it is running.";
+  // fetch's own failure (the SDK's too): no answer at all.
+  if (error instanceof TypeError && /fetch|network/i.test(error.message)) return UNREACHABLE;
   const text = (error as Error)?.message ?? String(error);
   // The official SDK throws "HTTP <status>: <body>"; show the detail, not the JSON.
   const match = /^HTTP (\d+): (.*)$/s.exec(text);
@@ -54,7 +57,8 @@ export function describe(error: unknown): string {
     try {
       return errorFromResponse(Number(match[1]), JSON.parse(match[2])).message;
     } catch {
-      return errorFromResponse(Number(match[1]), { detail: match[2] }).message;
+      // Not JSON (a proxy's HTML page): the status says enough.
+      return errorFromResponse(Number(match[1]), undefined).message;
     }
   }
   return text;

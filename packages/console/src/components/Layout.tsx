@@ -30,8 +30,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <NavLink to="/deployments">Deployments</NavLink>
           <NavLink to="/oauth">OAuth</NavLink>
         </nav>
-        <span className="tenant" aria-label="Tenant">
-          {tenant ? tenant.name : "…"}
+        <span className="tenant">
+          <span className="tenant-label">tenant</span> {tenant ? tenant.name : "…"}
         </span>
         <button type="button" className="link" onClick={signOut}>
           Sign out

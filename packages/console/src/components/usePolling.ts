@@ -1,7 +1,15 @@
 import { useEffect, useRef } from "react";
 
-/** Calls `tick` now and every `ms` while `active`; a slow tick is never overlapped by the next. */
-export function usePolling(tick: () => Promise<void> | void, ms: number, active: boolean): void {
+/**
+ * Calls `tick` now and every `ms` while `active`, and again at once when `restartOn` changes (a
+ * new filter); a slow tick is never overlapped by the next, and a stopped loop starts no other.
+ */
+export function usePolling(
+  tick: () => Promise<void> | void,
+  ms: number,
+  active: boolean,
+  restartOn: readonly unknown[] = [],
+): void {
   const latest = useRef(tick);
   latest.current = tick;
   useEffect(() => {
@@ -20,5 +28,6 @@ export function usePolling(tick: () => Promise<void> | void, ms: number, active:
       stopped = true;
       clearTimeout(timer);
     };
-  }, [ms, active]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- restartOn is the caller's dependency list
+  }, [ms, active, ...restartOn]);
 }

@@ -6,7 +6,7 @@ import { session } from "../api/session";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Field } from "../components/Field";
 import { SelectField } from "../components/SelectField";
-import { SecretsEditor, type SecretRow } from "./SecretsEditor";
+import { rowErrors, SecretsEditor, secretsPayload, type SecretRow } from "./SecretsEditor";
 
 const SOURCES: { value: DeploymentSource; label: string; hint: string }[] = [
   { value: "internal_source", label: "Source (repository or path)", hint: "Built and run by this control plane." },
@@ -42,13 +42,15 @@ export function CreateDeployment() {
     memory_mb: "",
   });
   const [secrets, setSecrets] = useState<SecretRow[]>([]);
+  // Which editor row each sent secret came from (the API's 422 names the sent index).
+  const [secretIndexes, setSecretIndexes] = useState<number[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const set = (name: keyof typeof form) => (value: string) => setForm({ ...form, [name]: value });
-  const fields = error instanceof ApiError ? error.fields : {};
+  const fields = error instanceof ApiError ? rowErrors(error.fields, secretIndexes) : {};
   const errorFor = (...paths: string[]) => paths.map((path) => fields[path]).find(Boolean);
 
-  const body = (): DeploymentCreate => {
+  const body = (sentSecrets: SecretRow[]): DeploymentCreate => {
     const source = form.source;
     const usesRepo = source === "internal_source" || source === "github";
     const usesImage = source !== "internal_source" && source !== "github";
@@ -75,7 +77,7 @@ export function CreateDeployment() {
         langgraph_config_path: usesRepo ? form.config_path.trim() : undefined,
         image_uri: usesImage ? form.image_uri.trim() : undefined,
       }),
-      secrets: secrets.filter((row) => row.name || row.value),
+      secrets: sentSecrets,
     };
   };
 
@@ -84,10 +86,17 @@ export function CreateDeployment() {
     setBusy(true);
     setError(null);
     try {
-      const created = await controlPlane.createDeployment(body());
+      const payload = secretsPayload(secrets);
+      if (Object.keys(payload.problems).length) {
+        setSecretIndexes(secrets.map((_, index) => index));
+        throw new ApiError(422, "Please correct the highlighted fields.", payload.problems);
+      }
+      setSecretIndexes(payload.indexes);
+      const created = await controlPlane.createDeployment(body(payload.secrets));
       // The runtime's key is answered this once: keep it for the playground, show it once.
       session.setRuntimeKey(created.id, created.api_key);
-      navigate(`/deployments/${created.id}`, { state: { createdKey: created.api_key } });
+      session.showKeyOnce(created.id, created.api_key);
+      navigate(`/deployments/${created.id}`);
     } catch (caught) {
       setError(caught);
     } finally {

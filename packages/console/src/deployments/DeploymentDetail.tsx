@@ -1,54 +1,60 @@
 import { useCallback, useState } from "react";
-import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { Link, useNavigate, useParams } from "react-router";
 import { controlPlane, type Deployment, type Revision } from "../api/control-plane";
 import { ApiError } from "../api/errors";
 import { session } from "../api/session";
-import { ConfirmDelete } from "../components/ConfirmDelete";
+import { Confirm } from "../components/Confirm";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { StatusBadge } from "../components/StatusBadge";
 import { formatTime } from "../components/time";
 import { usePolling } from "../components/usePolling";
 import { RevisionTimeline } from "../revisions/RevisionTimeline";
 import { isMoving } from "../revisions/status";
-import { SecretsEditor, type SecretRow } from "./SecretsEditor";
+import { rowErrors, SecretsEditor, secretsPayload, type SecretRow } from "./SecretsEditor";
 
 export function DeploymentDetail() {
   const { deploymentId = "" } = useParams();
   const navigate = useNavigate();
-  const location = useLocation();
   const [deployment, setDeployment] = useState<Deployment | null>(null);
   const [revisions, setRevisions] = useState<Revision[]>([]);
   const [error, setError] = useState<unknown>(null);
-  const [shownKey, setShownKey] = useState<string | null>(
-    (location.state as { createdKey?: string } | null)?.createdKey ?? null,
-  );
+  const [shownKey, setShownKey] = useState<string | null>(() => session.keyToShow(deploymentId));
   const [gone, setGone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  // Revisions are read a page at a time; "Show older" reads more.
+  const [revisionLimit, setRevisionLimit] = useState(20);
+  const [moreRevisions, setMoreRevisions] = useState(false);
 
   const load = useCallback(async () => {
     try {
       const [next, page] = await Promise.all([
         controlPlane.getDeployment(deploymentId),
-        controlPlane.listRevisions(deploymentId, { limit: 20 }),
+        controlPlane.listRevisions(deploymentId, { limit: revisionLimit }),
       ]);
       setDeployment(next);
       setRevisions(page.resources);
+      setMoreRevisions(page.resources.length === revisionLimit);
       setError(null);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 404) setGone(true);
       setError(caught);
     }
-  }, [deploymentId]);
+  }, [deploymentId, revisionLimit]);
   // Live while a revision moves or the deployment is being deleted; otherwise every 10 s.
   const moving = revisions.some((revision) => isMoving(revision.status)) || deployment?.status === "AWAITING_DELETE";
-  usePolling(load, moving || !deployment ? 1000 : 10_000, !gone);
+  usePolling(load, moving || !deployment ? 1000 : 10_000, !gone, [revisionLimit]);
 
+  /** One action at a time: its buttons are disabled until it is done. */
   const act = async (work: () => Promise<unknown>) => {
     setError(null);
+    setBusy(true);
     try {
       await work();
       await load();
     } catch (caught) {
       setError(caught);
+    } finally {
+      setBusy(false);
     }
   };
 
@@ -79,7 +85,14 @@ export function DeploymentDetail() {
           <p>
             Send it as <code>x-api-key</code> to the runtime. The playground in this tab already has it.
           </p>
-          <button type="button" className="link" onClick={() => setShownKey(null)}>
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              session.keyShown(deploymentId);
+              setShownKey(null);
+            }}
+          >
             I have kept it
           </button>
         </div>
@@ -92,7 +105,7 @@ export function DeploymentDetail() {
         <dt>Source</dt>
         <dd>{deployment.source}</dd>
         <dt>Runtime URL</dt>
-        <dd className="url">{url ? <a href={`${url.replace(/\/$/, "")}/docs`}>{url}</a> : "not deployed yet"}</dd>
+        <dd className="url">{url ? <ExternalUrl url={url} /> : "not deployed yet"}</dd>
         <dt>Repository</dt>
         <dd>{deployment.source_config.repo_url ?? deployment.source_revision_config.image_uri ?? "—"}</dd>
         <dt>Reference</dt>
@@ -111,19 +124,21 @@ export function DeploymentDetail() {
         <dt>Runtime key</dt>
         <dd>
           {deployment.api_key_prefix ? <code>{deployment.api_key_prefix}…</code> : "—"}{" "}
-          <button
-            type="button"
-            className="link"
-            onClick={() =>
+          <Confirm
+            label="Rotate key…"
+            confirmLabel="Rotate the key"
+            tone="link"
+            busy={busy}
+            question="A new key is made and deployed as a new revision; the current key stops working once that revision is DEPLOYED, for every client that uses it."
+            onConfirm={() =>
               act(async () => {
                 const rotated = await controlPlane.rotateRuntimeKey(deployment.id);
                 session.setRuntimeKey(deployment.id, rotated.api_key);
+                session.showKeyOnce(deployment.id, rotated.api_key);
                 setShownKey(rotated.api_key);
               })
             }
-          >
-            Rotate key
-          </button>
+          />
         </dd>
         <dt>Created</dt>
         <dd>{formatTime(deployment.created_at)}</dd>
@@ -133,17 +148,25 @@ export function DeploymentDetail() {
       <RevisionTimeline
         deployment={deployment}
         revisions={revisions}
+        busy={busy}
         onRedeploy={(revisionId) => act(() => controlPlane.redeploy(deployment.id, revisionId))}
       />
+      {moreRevisions ? (
+        <button type="button" className="secondary" onClick={() => setRevisionLimit(Math.min(revisionLimit + 20, 100))}>
+          Show older revisions
+        </button>
+      ) : null}
       <h2>Danger zone</h2>
-      <ConfirmDelete
-        what="deployment"
-        consequence={
+      <Confirm
+        label="Delete…"
+        confirmLabel="Delete deployment"
+        busy={busy}
+        question={
           <>
             Delete <strong>{deployment.name}</strong>? Its runtime stops and its database is dropped.
           </>
         }
-        onDelete={() =>
+        onConfirm={() =>
           act(async () => {
             await controlPlane.deleteDeployment(deployment.id);
             navigate("/deployments");
@@ -159,6 +182,7 @@ function SecretsPanel({ deployment, onSaved }: { deployment: Deployment; onSaved
   const stored = new Set(deployment.secrets.map((secret) => secret.name));
   const [editing, setEditing] = useState<SecretRow[] | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [indexes, setIndexes] = useState<number[]>([]);
   if (!editing)
     return (
       <>
@@ -182,13 +206,13 @@ function SecretsPanel({ deployment, onSaved }: { deployment: Deployment; onSaved
     event.preventDefault();
     setError(null);
     try {
-      const secrets = editing
-        .filter((row) => row.name)
-        .map((row) => ({
-          name: row.name,
-          value: row.value === "" && masked.has(row.name) ? masked.get(row.name)! : row.value,
-        }));
-      await controlPlane.updateDeployment(deployment.id, { secrets });
+      const payload = secretsPayload(editing, masked);
+      if (Object.keys(payload.problems).length) {
+        setIndexes(editing.map((_, index) => index));
+        throw new ApiError(422, "Please correct the highlighted fields.", payload.problems);
+      }
+      setIndexes(payload.indexes);
+      await controlPlane.updateDeployment(deployment.id, { secrets: payload.secrets });
       setEditing(null);
       await onSaved();
     } catch (caught) {
@@ -201,7 +225,7 @@ function SecretsPanel({ deployment, onSaved }: { deployment: Deployment; onSaved
       <SecretsEditor
         rows={editing}
         onChange={setEditing}
-        fields={error instanceof ApiError ? error.fields : {}}
+        fields={error instanceof ApiError ? rowErrors(error.fields, indexes) : {}}
         stored={stored}
       />
       <ErrorMessage error={error} />
@@ -213,4 +237,11 @@ function SecretsPanel({ deployment, onSaved }: { deployment: Deployment; onSaved
       </div>
     </form>
   );
+}
+
+/** A link only for http(s) URLs (the API refuses others; this does not rely on it). */
+function ExternalUrl({ url }: { url: string }) {
+  const safe = URL.canParse(url) ? new URL(url) : null;
+  if (!safe || (safe.protocol !== "http:" && safe.protocol !== "https:")) return <>{url}</>;
+  return <a href={`${safe.origin}${safe.pathname.replace(/\/$/, "")}/docs`}>{url}</a>;
 }

@@ -16,24 +16,45 @@ export function DeploymentList() {
   const name = params.get("name") ?? "";
   const status = params.get("status") ?? "";
   const type = params.get("type") ?? "";
+  const image = params.get("image") ?? "";
   const [search, setSearch] = useState(name);
+  const [imageSearch, setImageSearch] = useState(image);
   // The API pages by continuation offsets: keep the ones behind us for "Previous".
   const [offsets, setOffsets] = useState<number[]>([0]);
   const [page, setPage] = useState<{ resources: Deployment[]; offset: number } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const offset = offsets[offsets.length - 1];
+  // Filters changed (a search, or back/forward in the URL): the pages start again, and the boxes
+  // show the URL's values. A continuation offset belongs to the filter it was read under.
+  const filterKey = JSON.stringify([name, status, type, image]);
+  const [pagedFor, setPagedFor] = useState(filterKey);
+  if (pagedFor !== filterKey) {
+    setPagedFor(filterKey);
+    setOffsets([0]);
+    setSearch(name);
+    setImageSearch(image);
+  }
 
   useEffect(() => {
     let cancelled = false;
     setError(null);
-    controlPlane.listDeployments({ limit: PAGE, offset, name_contains: name, status, deployment_type: type }).then(
-      (result) => !cancelled && setPage(result),
-      (caught) => !cancelled && setError(caught),
-    );
+    controlPlane
+      .listDeployments({
+        limit: PAGE,
+        offset,
+        name_contains: name,
+        status,
+        deployment_type: type,
+        image_version: image,
+      })
+      .then(
+        (result) => !cancelled && setPage(result),
+        (caught) => !cancelled && setError(caught),
+      );
     return () => {
       cancelled = true;
     };
-  }, [name, status, type, offset]);
+  }, [name, status, type, image, offset]);
 
   const filter = (changes: Record<string, string>) => {
     const next = new URLSearchParams(params);
@@ -41,7 +62,6 @@ export function DeploymentList() {
       if (value) next.set(key, value);
       else next.delete(key);
     }
-    setOffsets([0]);
     setParams(next);
   };
 
@@ -58,7 +78,7 @@ export function DeploymentList() {
         role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          filter({ name: search.trim() });
+          filter({ name: search.trim(), image: imageSearch.trim() });
         }}
       >
         <label>
@@ -79,12 +99,16 @@ export function DeploymentList() {
           anyLabel="any"
           onChange={(value) => filter({ type: value })}
         />
+        <label>
+          Image version
+          <input value={imageSearch} onChange={(event) => setImageSearch(event.target.value)} />
+        </label>
         <button type="submit">Search</button>
       </form>
       <ErrorMessage error={error} />
       {page && page.resources.length === 0 ? (
         <p className="empty">
-          {name || status || type ? "No deployment matches." : "No deployments yet."}{" "}
+          {name || status || type || image ? "No deployment matches." : "No deployments yet."}{" "}
           <Link to="/deployments/new">Create one</Link>.
         </p>
       ) : null}

@@ -66,3 +66,39 @@ export function SecretsEditor(props: {
     </fieldset>
   );
 }
+
+/**
+ * The secrets to send, from the editor's rows: empty rows left out, a stored secret left empty
+ * sent back with its mask (the stored value is kept). `indexes[i]` is the editor row of the i-th
+ * secret sent, to put the API's `secrets.i.*` messages beside the right row; `problems` are rows
+ * that cannot be sent (a new name without a value), keyed like the API's.
+ */
+export function secretsPayload(
+  rows: SecretRow[],
+  masked: Map<string, string> = new Map(),
+): { secrets: SecretRow[]; indexes: number[]; problems: Record<string, string> } {
+  const secrets: SecretRow[] = [];
+  const indexes: number[] = [];
+  const problems: Record<string, string> = {};
+  rows.forEach((row, index) => {
+    if (!row.name && !row.value) return;
+    if (!row.value && masked.has(row.name)) {
+      secrets.push({ name: row.name, value: masked.get(row.name)! });
+    } else {
+      if (!row.value) problems[`secrets.${index}.value`] = "a value is required";
+      secrets.push(row);
+    }
+    indexes.push(index);
+  });
+  return { secrets, indexes, problems };
+}
+
+/** The API's messages about `secrets.<sent index>` moved to `secrets.<editor row>`. */
+export function rowErrors(fields: Record<string, string>, indexes: number[]): Record<string, string> {
+  const moved: Record<string, string> = {};
+  for (const [path, message] of Object.entries(fields)) {
+    const match = /^secrets\.(\d+)(\..*)?$/.exec(path);
+    moved[match ? `secrets.${indexes[Number(match[1])] ?? match[1]}${match[2] ?? ""}` : path] = message;
+  }
+  return moved;
+}

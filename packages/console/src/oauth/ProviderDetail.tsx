@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { controlPlane, type AuthenticateResponse, type OAuthProvider } from "../api/control-plane";
 import { ApiError } from "../api/errors";
-import { ConfirmDelete } from "../components/ConfirmDelete";
+import { Confirm } from "../components/Confirm";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Field } from "../components/Field";
 import { ProviderForm } from "./ProviderForm";
@@ -83,10 +83,11 @@ export function ProviderDetail() {
         }}
       />
       <h2>Danger zone</h2>
-      <ConfirmDelete
-        what="provider"
-        consequence="Delete this provider with its pending authorizations and stored tokens?"
-        onDelete={async () => {
+      <Confirm
+        label="Delete…"
+        confirmLabel="Delete provider"
+        question="Delete this provider with its pending authorizations and stored tokens?"
+        onConfirm={async () => {
           try {
             await controlPlane.deleteProvider(providerId);
             navigate("/oauth");

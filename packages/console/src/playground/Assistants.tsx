@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { Assistant, AssistantVersion } from "@langchain/langgraph-sdk";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Field } from "../components/Field";
@@ -17,7 +17,7 @@ function parseJson(label: string, text: string): Record<string, unknown> {
   }
 }
 
-export function Assistants(props: { assistant: Assistant; assistants: Assistant[]; onChanged: () => Promise<void> }) {
+export function Assistants(props: { assistant: Assistant; onChanged: () => Promise<void> }) {
   const { client } = useRuntime();
   const { assistant } = props;
   const [form, setForm] = useState({ name: "", description: "", config: "", context: "" });
@@ -26,13 +26,16 @@ export function Assistants(props: { assistant: Assistant; assistants: Assistant[
   const [saved, setSaved] = useState<string | null>(null);
   const [newName, setNewName] = useState("");
 
-  const loadVersions = async () => {
+  const { assistant_id: assistantId, version } = assistant;
+  const loadVersions = useCallback(async () => {
     try {
-      setVersions(await client.assistants.getVersions(assistant.assistant_id, { limit: 20 }));
+      setVersions(await client.assistants.getVersions(assistantId, { limit: 50 }));
     } catch (caught) {
       setError(caught);
     }
-  };
+  }, [client, assistantId]);
+  // The form shows the assistant as stored: again after a save or "set latest" (a new version),
+  // not on every re-read, which would drop what is being typed.
   useEffect(() => {
     setForm({
       name: assistant.name,
@@ -40,10 +43,11 @@ export function Assistants(props: { assistant: Assistant; assistants: Assistant[
       config: Object.keys(assistant.config ?? {}).length ? pretty(assistant.config) : "",
       context: Object.keys(assistant.context ?? {}).length ? pretty(assistant.context) : "",
     });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the assistant's identity and version, not the object
+  }, [assistantId, version]);
+  useEffect(() => {
     void loadVersions();
-  }, [assistant]);
-  // A message about the last save stays while the same assistant is re-read after it.
-  useEffect(() => setSaved(null), [assistant.assistant_id]);
+  }, [loadVersions, version]);
 
   const save = async (event: React.FormEvent) => {
     event.preventDefault();

@@ -65,7 +65,7 @@ export function Chat({ assistant }: { assistant: Assistant }) {
           New thread
         </button>
       </div>
-      <ol className="messages" aria-label="Messages" aria-live="polite">
+      <ol className="messages" aria-label="Messages">
         {stream.messages
           .filter((message) => message.type !== "tool")
           .map((message, index) => (
@@ -94,14 +94,19 @@ export function Chat({ assistant }: { assistant: Assistant }) {
             </li>
           ))}
       </ol>
-      {stream.isLoading ? (
-        <p className="hint" role="status">
-          Running…{" "}
-          <button type="button" className="link" onClick={() => void stream.stop()}>
-            Stop
-          </button>
-        </p>
-      ) : null}
+      {/* The live region is this short line, not the messages (read token by token otherwise). */}
+      <p className="hint" role="status">
+        {stream.isLoading ? (
+          <>
+            Running…{" "}
+            <button type="button" className="link" onClick={() => void stream.stop()}>
+              Stop
+            </button>
+          </>
+        ) : stream.interrupt ? (
+          "Waiting for your answer."
+        ) : null}
+      </p>
       {stream.interrupt ? (
         <InterruptForm
           value={stream.interrupt.value}

@@ -10,7 +10,7 @@ import { Assistants } from "./Assistants";
 import { Chat } from "./Chat";
 import { GraphView } from "./GraphView";
 import { Threads } from "./Threads";
-import { RuntimeContext, useAssistants, useRuntime } from "./runtime";
+import { isRefusal, RuntimeContext, useAssistants, useRuntime } from "./runtime";
 
 /**
  * A deployment's agents, through its own runtime URL and key with the official client, as any
@@ -22,6 +22,13 @@ export function Playground() {
   const [deployment, setDeployment] = useState<Deployment | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [runtimeKey, setRuntimeKey] = useState(session.runtimeKey(deploymentId));
+  const [refused, setRefused] = useState(false);
+  const chooseKey = (key: string | null) => {
+    if (key) session.setRuntimeKey(deploymentId, key);
+    else session.forgetRuntimeKey(deploymentId);
+    setRefused(false);
+    setRuntimeKey(key);
+  };
   useEffect(() => {
     controlPlane.getDeployment(deploymentId).then(setDeployment, setError);
   }, [deploymentId]);
@@ -44,16 +51,16 @@ export function Playground() {
         <p role="alert">This deployment has no runtime URL yet: wait for a revision to be DEPLOYED.</p>
       </section>
     );
-  if (!client || !runtimeKey)
+  if (!client || !runtimeKey || refused)
     return (
       <section>
         {back}
-        <KeyForm
-          onKey={(key) => {
-            session.setRuntimeKey(deploymentId, key);
-            setRuntimeKey(key);
-          }}
-        />
+        {refused ? (
+          <p role="alert" className="error">
+            The runtime refused the key this tab had (a rotated key works once its revision is DEPLOYED).
+          </p>
+        ) : null}
+        <KeyForm onKey={chooseKey} />
       </section>
     );
   return (
@@ -63,15 +70,21 @@ export function Playground() {
         <div className="heading">
           <h1 id="playground-title">Playground</h1>
           <span className="url">{apiUrl}</span>
+          <button type="button" className="secondary small" onClick={() => chooseKey(null)}>
+            Change key
+          </button>
         </div>
-        <PlaygroundBody />
+        <PlaygroundBody onKeyRefused={() => setRefused(true)} />
       </section>
     </RuntimeContext.Provider>
   );
 }
 
-function PlaygroundBody() {
+function PlaygroundBody({ onKeyRefused }: { onKeyRefused: () => void }) {
   const { assistants, error, reload } = useAssistants();
+  useEffect(() => {
+    if (isRefusal(error)) onKeyRefused();
+  }, [error, onKeyRefused]);
   const [params, setParams] = useSearchParams();
   const selected = params.get("assistant") ?? assistants?.[0]?.assistant_id ?? null;
   const assistant = assistants?.find((item) => item.assistant_id === selected) ?? null;
@@ -114,13 +127,13 @@ function PlaygroundBody() {
       {assistant ? (
         <Routes>
           <Route index element={<Navigate to={{ pathname: `${base}chat`, search: params.toString() }} replace />} />
-          <Route path="chat" element={<Chat assistant={assistant} />} />
+          <Route path="chat" element={<Chat key={assistant.assistant_id} assistant={assistant} />} />
           <Route
             path="assistants"
-            element={<Assistants assistant={assistant} assistants={assistants ?? []} onChanged={reload} />}
+            element={<Assistants key={assistant.assistant_id} assistant={assistant} onChanged={reload} />}
           />
-          <Route path="threads" element={<Threads assistant={assistant} />} />
-          <Route path="graph" element={<GraphView assistant={assistant} />} />
+          <Route path="threads" element={<Threads key={assistant.assistant_id} assistant={assistant} />} />
+          <Route path="graph" element={<GraphView key={assistant.assistant_id} assistant={assistant} />} />
         </Routes>
       ) : assistants ? (
         <p className="empty">This runtime has no assistants.</p>

@@ -9,7 +9,10 @@ import { pretty, useRuntime } from "./runtime";
 const PAGE = 20;
 const STATUSES = ["idle", "busy", "interrupted", "error"];
 
-/** Threads of the runtime (filtered by status, paged), and one thread's state and checkpoints. */
+/**
+ * The threads the assistant ran on (its id is in their metadata; filtered by status, paged), and
+ * one thread's state and checkpoints: opening one in the chat continues it with the same assistant.
+ */
 export function Threads({ assistant }: { assistant: Assistant }) {
   const { client } = useRuntime();
   const [params] = useSearchParams();
@@ -23,12 +26,13 @@ export function Threads({ assistant }: { assistant: Assistant }) {
       .search({
         limit: PAGE,
         offset,
+        metadata: { assistant_id: assistant.assistant_id },
         status: (status || undefined) as ThreadStatus | undefined,
         sortBy: "updated_at",
         sortOrder: "desc",
       })
       .then(setThreads, setError);
-  }, [client, status, offset]);
+  }, [client, status, offset, assistant.assistant_id]);
 
   return (
     <div className="threads">
@@ -67,7 +71,7 @@ export function Threads({ assistant }: { assistant: Assistant }) {
           Next
         </button>
       </nav>
-      {selected ? <ThreadDetail threadId={selected} assistant={assistant} /> : null}
+      {selected ? <ThreadDetail key={selected} threadId={selected} assistant={assistant} /> : null}
     </div>
   );
 }

@@ -16,14 +16,20 @@ export function useRuntime(): Runtime {
   return runtime;
 }
 
-/** The runtime's assistants (up to 100, newest first), and a way to read them again after an edit. */
+/** The runtime's key was refused (wrong, or rotated away): the playground asks for another. */
+export const isRefusal = (error: unknown): boolean => {
+  const status = (error as { status?: unknown } | null)?.status;
+  return status === 401 || status === 403;
+};
+
+/** The runtime's assistants (the 100 newest), and a way to read them again after an edit. */
 export function useAssistants() {
   const { client } = useRuntime();
   const [assistants, setAssistants] = useState<Assistant[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const reload = useCallback(async () => {
     try {
-      setAssistants(await client.assistants.search({ limit: 100, sortBy: "created_at", sortOrder: "asc" }));
+      setAssistants(await client.assistants.search({ limit: 100, sortBy: "created_at", sortOrder: "desc" }));
       setError(null);
     } catch (caught) {
       setError(caught);

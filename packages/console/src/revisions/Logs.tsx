@@ -21,29 +21,31 @@ export function Logs(props: { deploymentId: string; revisionId: string; live: bo
   const generation = useRef(0);
   const bottom = useRef<HTMLDivElement>(null);
 
-  // A new filter starts from the first line.
+  // A new filter starts from the first line (and is read at once: see usePolling's restartOn).
+  const filters = [type, level, query, props.revisionId];
   useEffect(() => {
     generation.current += 1;
     offset.current = 0;
     setLines([]);
-  }, [type, level, query, props.revisionId]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the filters are the dependencies
+  }, filters);
 
   const readMore = async () => {
     const mine = generation.current;
     try {
       // Up to 10 pages per tick: a long log catches up quickly, a live one is read as it grows.
       for (let page = 0; page < 10; page++) {
+        const from = offset.current;
         const result = await controlPlane.logs(props.deploymentId, props.revisionId, type, {
           level,
           query: query || undefined,
-          offset: offset.current,
+          offset: from,
           limit: 500,
         });
-        if (mine !== generation.current) return;
-        if (result.logs.length) {
-          offset.current += result.logs.length;
-          setLines((previous) => [...previous, ...result.logs]);
-        }
+        // A newer filter, or another read that got there first: these lines are not ours to add.
+        if (mine !== generation.current || offset.current !== from) return;
+        offset.current = from + result.logs.length;
+        if (result.logs.length) setLines((previous) => [...previous, ...result.logs]);
         setError(null);
         if (result.next_offset === null || result.next_offset === undefined) return;
       }
@@ -51,7 +53,7 @@ export function Logs(props: { deploymentId: string; revisionId: string; live: bo
       setError(caught);
     }
   };
-  usePolling(readMore, props.live || follow ? 1000 : 60_000, true);
+  usePolling(readMore, props.live || follow ? 1000 : 60_000, true, filters);
 
   useEffect(() => {
     if (follow) bottom.current?.scrollIntoView?.({ block: "nearest" });
@@ -61,13 +63,12 @@ export function Logs(props: { deploymentId: string; revisionId: string; live: bo
     <section className="logs" aria-label="Logs">
       <div className="heading">
         <h2>Logs</h2>
-        <div role="tablist" aria-label="Log">
+        <div className="tabs" role="group" aria-label="Log">
           {(["build", "deploy"] as const).map((name) => (
             <button
               key={name}
               type="button"
-              role="tab"
-              aria-selected={type === name}
+              aria-pressed={type === name}
               className={type === name ? "tab selected" : "tab"}
               onClick={() => setType(name)}
             >

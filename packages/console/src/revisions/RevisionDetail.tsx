@@ -14,6 +14,7 @@ export function RevisionDetail() {
   const [revision, setRevision] = useState<Revision | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [redeployed, setRedeployed] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const load = useCallback(async () => {
     try {
       setRevision(await controlPlane.getRevision(deploymentId, revisionId));
@@ -39,12 +40,16 @@ export function RevisionDetail() {
           <button
             type="button"
             className="secondary"
+            disabled={busy || redeployed !== null}
             onClick={async () => {
+              setBusy(true);
               try {
                 const deployment = await controlPlane.redeploy(deploymentId, revisionId);
                 setRedeployed(deployment.latest_revision_id ?? null);
               } catch (caught) {
                 setError(caught);
+              } finally {
+                setBusy(false);
               }
             }}
           >

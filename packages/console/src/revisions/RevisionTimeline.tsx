@@ -8,6 +8,7 @@ import { isMoving } from "./status";
 export function RevisionTimeline(props: {
   deployment: Deployment;
   revisions: Revision[];
+  busy: boolean;
   onRedeploy: (revisionId: string) => void;
 }) {
   const { deployment, revisions } = props;
@@ -29,7 +30,12 @@ export function RevisionTimeline(props: {
               {latest ? <span className="tag">latest</span> : null}
               <span className="when">{formatTime(revision.created_at)}</span>
               {!isMoving(revision.status) && (!latest || revision.status !== "DEPLOYED") ? (
-                <button type="button" className="secondary small" onClick={() => props.onRedeploy(revision.id)}>
+                <button
+                  type="button"
+                  className="secondary small"
+                  disabled={props.busy}
+                  onClick={() => props.onRedeploy(revision.id)}
+                >
                   {latest ? "Redeploy" : "Roll back to this"}
                 </button>
               ) : null}

@@ -35,7 +35,7 @@ export function SignIn() {
           Use a control plane API key (<code>npm start</code> prints one on its <code>control plane key</code> line). It
           is kept in this browser tab only.
         </p>
-        <Field label="API key" type="password" value={key} onChange={setKey} required autoComplete="current-password" />
+        <Field label="API key" type="password" value={key} onChange={setKey} required autoComplete="off" />
         <ErrorMessage error={error} />
         <button type="submit" disabled={busy || !key.trim()}>
           {busy ? "Checking…" : "Sign in"}

@@ -5,15 +5,12 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import express, { Router, type Response } from "express";
 import type { Logger } from "@lgp/server-kit";
-import { renderDonePage } from "../oauth/done-page";
+import { CONSOLE_CALLBACK_PATH } from "../config";
 
 export const CONSOLE_PATH = "/console";
 
 /** packages/console/dist in this repository (the default of CONSOLE_DIR). */
 export const DEFAULT_CONSOLE_DIR = path.resolve(__dirname, "../../../../packages/console/dist");
-
-/** The console's OAuth callback page: the default FRONTEND_CALLBACK_URL while the console is on. */
-export const CONSOLE_CALLBACK_PATH = `${CONSOLE_PATH}/oauth/callback`;
 
 // The page's own scripts and styles only; API calls go to this origin and to deployments' runtimes
 // (other origins, hence connect-src *); nobody may frame it.
@@ -45,10 +42,8 @@ export function consoleRouter(dir: string, logger: Logger): Router {
       setHeaders: (res, file) => {
         secure(res);
         // Vite names assets by their content: they never change under one name.
-        res.setHeader(
-          "Cache-Control",
-          file.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache",
-        );
+        const asset = path.relative(dir, file).startsWith(`assets${path.sep}`);
+        res.setHeader("Cache-Control", asset ? "public, max-age=31536000, immutable" : "no-cache");
       },
     }),
   );
@@ -63,9 +58,10 @@ export function consoleRouter(dir: string, logger: Logger): Router {
       res.sendFile(index);
       return;
     }
-    // Without a build the OAuth callback still tells the user how it went.
+    // Without a build the OAuth callback still tells the user how it went: on the plain page.
     if (req.path === CONSOLE_CALLBACK_PATH) {
-      res.type("html").send(renderDonePage(req.query as Record<string, string>));
+      const query = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
+      res.redirect(303, `/auth/done${query}`);
       return;
     }
     res

@@ -1,7 +1,7 @@
 // How the control plane serves the console's files: the app's page for every /console path (its
 // router picks the screen), hashed assets cached for good, the page never cached, security
 // headers, `/` sent to it, a missing asset a 404; without a build a 503 that says what to run, and
-// the OAuth callback still answered; CONSOLE_ENABLED=false serves nothing and keeps /auth/done.
+// the OAuth callback sent on to the plain page; CONSOLE_ENABLED=false serves nothing and keeps /auth/done.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import os from "node:os";
@@ -68,8 +68,11 @@ describe("a control plane whose console is not built, or is off", () => {
       expect(page.status).toBe(503);
       expect(page.text).toContain("npm run build -w packages/console");
       const callback = await h.raw.get("/console/oauth/callback?status=failed&provider_id=idp&error=access_denied");
-      expect(callback.status).toBe(200);
-      expect(callback.text).toContain("Connection to idp failed");
+      expect(callback.status).toBe(303);
+      expect(callback.headers.location).toBe("/auth/done?status=failed&provider_id=idp&error=access_denied");
+      const plain = await h.raw.get(callback.headers.location);
+      expect(plain.status).toBe(200);
+      expect(plain.text).toContain("Connection to idp failed");
     } finally {
       await h.close();
     }
