@@ -5,6 +5,7 @@ import { apiKeyAuth } from "./auth/middleware";
 import { consoleRouter, DEFAULT_CONSOLE_DIR } from "./console/router";
 import { createOAuthRouter } from "./oauth/mount";
 import { deploymentRouters } from "./deployments/mount";
+import { TenantRepository, TenantService, tenantsRouter } from "./tenants";
 import type { ControlPlaneDeps } from "./deps";
 
 export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
@@ -25,6 +26,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
     },
     routes: (app) => {
       // Each capability mounts its router here (deployments, revisions, auth).
+      app.use(tenantsRouter(new TenantService(new TenantRepository(deps.db))));
       app.use(createOAuthRouter(deps));
       for (const router of deploymentRouters(deps)) app.use(router);
     },

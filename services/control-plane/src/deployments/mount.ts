@@ -4,15 +4,13 @@ import { InProcessQueue } from "../queue";
 import { RegistryService, registryRouter, registrySettingsOf } from "../registry";
 import { RevisionRepository, RevisionService, revisionsRouter } from "../revisions";
 import { SecretCipher } from "../secrets/cipher";
-import { TenantRepository, TenantService, tenantsRouter } from "../tenants";
 import { UploadService, uploadSigningKey, uploadStoreOf, uploadsRouter } from "../uploads";
 import { DeploymentRepository } from "./repository";
 import { deploymentsRouter } from "./routes";
 import { DeploymentService } from "./service";
 
 /**
- * The routers of deployments, revisions and logs, source uploads, the registry's tokens and the API
- * key's tenant. Without a reconcile queue in the deps (an app built only to test other
+ * The routers of deployments, revisions and logs, source uploads and the registry's tokens. Without a reconcile queue in the deps (an app built only to test other
  * capabilities) jobs wait in an unstarted in-process queue and are picked up from the database
  * when a reconciler starts.
  */
@@ -33,6 +31,5 @@ export function deploymentRouters(deps: ControlPlaneDeps): Router[] {
       }),
     ),
     registryRouter(new RegistryService(deployments, registrySettingsOf(deps.config), deps.logger)),
-    tenantsRouter(new TenantService(new TenantRepository(deps.db))),
   ];
 }
