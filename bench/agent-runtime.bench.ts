@@ -19,7 +19,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
-import { startCountMeter, type Counts } from "./counts";
+import { startCountMeter, statementStatsAvailable, type Counts } from "./counts";
 import { groupCpuMs, ownCpuMs, startCpuMeter, type CpuSplit } from "./cpu";
 import { Client } from "@langchain/langgraph-sdk";
 import { freePort, migrate, waitUntilOk } from "@lgp/server-kit";
@@ -367,6 +367,8 @@ async function main(): Promise<void> {
   const prefix = `lgp-bench-${Date.now().toString(36)}`;
   try {
     await migrate(database.url, path.join(ROOT, "prisma/agent-runtime/migrations"));
+    // Statement counts per run come from pg_stat_statements when the server loads it.
+    await statementStatsAvailable(database.url);
     const split = `API process + ${WORKER_PROCESSES} worker process(es), Redis`;
     if (!SKIP.has("split")) {
       const name = `this runtime (${split}, WORKERS=${WORKERS})`;
@@ -446,9 +448,18 @@ async function main(): Promise<void> {
   if (counted.length) {
     console.log("\nPer run, from PostgreSQL's and Redis's own statistics (machine-independent):");
     printTable(
-      ["target", "PG transactions", "PG rows read", "PG rows written", "Redis commands", "Redis bytes in"],
+      [
+        "target",
+        "PG statements",
+        "PG transactions",
+        "PG rows read",
+        "PG rows written",
+        "Redis commands",
+        "Redis bytes in",
+      ],
       counted.map((r) => [
         r.name,
+        format(r.counts!.statements ?? NaN, 2),
         format(r.counts!.transactions, 2),
         format(r.counts!.rowsRead, 1),
         format(r.counts!.rowsWritten, 1),
@@ -456,6 +467,17 @@ async function main(): Promise<void> {
         format(r.counts!.redisBytesIn ?? NaN, 0),
       ]),
     );
+    if (!counted.some((r) => r.counts!.statements !== undefined)) {
+      console.log(
+        "  PG statements: not collected (the server does not load pg_stat_statements: add it to shared_preload_libraries and restart PostgreSQL)",
+      );
+    }
+    for (const r of counted.filter((r) => r.counts!.topStatements?.length)) {
+      console.log(`  ${r.name}: statements per run, most first:`);
+      for (const [query, calls] of r.counts!.topStatements!) {
+        console.log(`    ${format(calls, 2).padStart(6)}  ${query.replace(/\s+/g, " ").slice(0, 150)}`);
+      }
+    }
     for (const r of counted.filter((r) => r.counts!.topRedisCommands?.length)) {
       const top = r.counts!.topRedisCommands!.map(([name, calls]) => `${name} ${format(calls, 2)}`).join(", ");
       console.log(`  ${r.name}: Redis commands per run: ${top}`);

@@ -2,13 +2,19 @@
 // asked to do during the measured phase, from their own statistics. PostgreSQL's: transactions
 // from pg_stat_database, rows read (sequential and by index) and written from the tables' own
 // statistics (pg_stat_user_tables), which leave out what autovacuum reads after an earlier
-// target's writes; Redis's from INFO (commands by name, bytes it received).
+// target's writes; statements from pg_stat_statements when the server loads it
+// (shared_preload_libraries, see the README's Benchmarks; without it the bench says so); Redis's
+// from INFO (commands by name, bytes it received).
 import Redis from "ioredis";
 import pg from "pg";
 
 export interface Counts {
   /** Transactions committed (each statement outside a transaction is one). */
   transactions: number;
+  /** Statements executed (BEGIN and COMMIT included), when pg_stat_statements is loaded. */
+  statements?: number;
+  /** The statements by count per run, most first (their text as pg_stat_statements normalises it). */
+  topStatements?: [string, number][];
   /** Rows read from the tables by sequential scans plus rows fetched by index. */
   rowsRead: number;
   rowsWritten: number;
@@ -40,6 +46,35 @@ async function pgStats(client: pg.Client): Promise<PgStats> {
   };
 }
 
+/** Calls per statement in this database, or undefined without pg_stat_statements. */
+async function statementCalls(client: pg.Client): Promise<Map<string, { query: string; calls: number }> | undefined> {
+  try {
+    const { rows } = await client.query<{ queryid: string; query: string; calls: string }>(
+      `SELECT queryid::text, query, calls FROM pg_stat_statements
+       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    return new Map(rows.map((row) => [row.queryid, { query: row.query, calls: Number(row.calls) }]));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the server collects statement statistics; the bench says how to turn them on if not. */
+export async function statementStatsAvailable(databaseUrl: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ loaded: boolean }>(
+      "SELECT current_setting('shared_preload_libraries') ~ 'pg_stat_statements' AS loaded",
+    );
+    if (!rows[0]?.loaded) return false;
+    await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
 async function redisStats(redis: Redis): Promise<{ commands: Map<string, number>; bytesIn: number }> {
   const commands = new Map<string, number>();
   for (const line of (await redis.info("commandstats")).split("\n")) {
@@ -60,6 +95,7 @@ export async function startCountMeter(
   const redis = redisUrl ? new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 }) : undefined;
   await redis?.connect();
   const pgBefore = await pgStats(client);
+  const statementsBefore = await statementCalls(client);
   const redisBefore = redis ? await redisStats(redis) : undefined;
   return async (runs) => {
     await new Promise((resolve) => setTimeout(resolve, 1_200));
@@ -70,6 +106,18 @@ export async function startCountMeter(
         rowsRead: (pgAfter.rowsRead - pgBefore.rowsRead) / runs,
         rowsWritten: (pgAfter.rowsWritten - pgBefore.rowsWritten) / runs,
       };
+      const statementsAfter = statementsBefore ? await statementCalls(client) : undefined;
+      if (statementsBefore && statementsAfter) {
+        const deltas = [...statementsAfter]
+          .map(
+            ([id, { query, calls }]) =>
+              [query, (calls - (statementsBefore.get(id)?.calls ?? 0)) / runs] as [string, number],
+          )
+          // The meter's own statistics queries are not the runtime's.
+          .filter(([query, calls]) => calls > 0 && !/pg_stat_|pg_database|pg_stat_clear_snapshot/.test(query));
+        counts.statements = deltas.reduce((sum, [, calls]) => sum + calls, 0);
+        counts.topStatements = deltas.sort((a, b) => b[1] - a[1]).slice(0, 12);
+      }
       if (redis && redisBefore) {
         const after = await redisStats(redis);
         const deltas = [...after.commands].map(

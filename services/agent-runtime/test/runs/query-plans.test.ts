@@ -1,0 +1,103 @@
+// The statements every run executes (create, claim, finish) find their rows through indexes, not
+// by reading whole tables: each is EXPLAINed as the repository sends it, with sequential scans
+// priced out (enable_seqscan = off), so a plan that still holds one has no index to use. A thread
+// with a long history must not make its runs' statements slower.
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { migrate } from "@lgp/server-kit";
+import { createEmptyDatabase, REPO_ROOT, type TestDatabase } from "@lgp/server-kit/src/testing";
+import path from "node:path";
+import { RunRepository, type NewRun } from "../../src/runs/repository";
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  Plans?: PlanNode[];
+}
+
+function scans(node: PlanNode, found: string[] = []): string[] {
+  if (node["Relation Name"]) found.push(`${node["Node Type"]} on ${node["Relation Name"]}`);
+  for (const child of node.Plans ?? []) scans(child, found);
+  return found;
+}
+
+let database: TestDatabase;
+let pool: pg.Pool;
+let explainer: pg.Client;
+/** Each statement the repository sent, with the table accesses of its plan. */
+const plans: { text: string; scans: string[] }[] = [];
+
+/** The repository's own pool, with each statement EXPLAINed on the side before it runs. */
+function explainingPool(): pg.Pool {
+  return {
+    query: async (config: pg.QueryConfig) => {
+      const { rows } = await explainer.query(`EXPLAIN (FORMAT JSON) ${config.text}`, config.values);
+      plans.push({ text: config.text, scans: scans((rows[0]["QUERY PLAN"] as { Plan: PlanNode }[])[0].Plan) });
+      return pool.query(config);
+    },
+  } as unknown as pg.Pool;
+}
+
+beforeAll(async () => {
+  database = await createEmptyDatabase("plans");
+  await migrate(database.url, path.join(REPO_ROOT, "prisma/agent-runtime/migrations"));
+  pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  explainer = new pg.Client({ connectionString: database.url });
+  await explainer.connect();
+  await explainer.query("SET enable_seqscan = off");
+});
+
+afterAll(async () => {
+  await explainer?.end();
+  await pool?.end();
+  await database?.drop();
+});
+
+test("creating, claiming and finishing a run on a thread with a long history are index lookups", async () => {
+  const assistantId = randomUUID();
+  await pool.query(
+    `INSERT INTO assistants (assistant_id, graph_id, config, context, metadata, name, version)
+     VALUES ($1, 'agent', '{}', '{}', '{}', 'agent', 1)`,
+    [assistantId],
+  );
+  // Many threads, and one with 300 finished runs before the measured one.
+  const threadId = randomUUID();
+  await pool.query(
+    `INSERT INTO threads (thread_id) SELECT gen_random_uuid() FROM generate_series(1, 500)
+     UNION ALL SELECT $1::uuid`,
+    [threadId],
+  );
+  await pool.query(
+    `INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, kwargs, multitask_strategy)
+     SELECT gen_random_uuid(), $1, $2, 'success', '{}', '{}', 'reject' FROM generate_series(1, 300)`,
+    [threadId, assistantId],
+  );
+  await pool.query("ANALYZE");
+
+  const runs = new RunRepository(explainingPool());
+  const run: NewRun = {
+    runId: randomUUID(),
+    threadId,
+    assistantId,
+    metadata: {},
+    kwargs: {},
+    multitaskStrategy: "reject",
+    threadMetadata: { graph_id: "agent", assistant_id: assistantId },
+    threadConfig: { assistant: {}, run: {} },
+    rejectIfBusy: true,
+  };
+  expect(await runs.insert(run)).toMatchObject({ run: { run_id: run.runId } });
+  expect(await runs.claim(run.runId, false)).toMatchObject({ run: { run_id: run.runId, status: "running" } });
+  expect(await runs.finish({ runId: run.runId, threadId, status: "success" }, "idle", null)).toBeUndefined();
+
+  // One statement each: create, claim, finish.
+  expect(plans).toHaveLength(3);
+  for (const plan of plans) {
+    const sequential = plan.scans.filter((scan) => scan.startsWith("Seq Scan"));
+    expect({ statement: plan.text.trim().slice(0, 80), sequential }).toEqual({
+      statement: plan.text.trim().slice(0, 80),
+      sequential: [],
+    });
+    expect(plan.scans.length).toBeGreaterThan(0);
+  }
+});
