@@ -80,7 +80,7 @@ test("creating, claiming and finishing a run on a thread with a long history are
     threadId,
     assistantId,
     metadata: {},
-    kwargs: {},
+    kwargs: { graph_id: "agent", input: { messages: [] }, config: {}, context: {}, stream_mode: ["values"] },
     multitaskStrategy: "reject",
     threadMetadata: { graph_id: "agent", assistant_id: assistantId },
     threadConfig: { assistant: {}, run: {} },
