@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import { NavLink, useNavigate } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { NavLink, useLocation, useNavigate } from "react-router";
 import { controlPlane, type Tenant } from "../api/control-plane";
 import { ApiError } from "../api/errors";
 import { session } from "../api/session";
@@ -7,6 +7,10 @@ import { session } from "../api/session";
 export function Layout({ children }: { children: React.ReactNode }) {
   const navigate = useNavigate();
   const [tenant, setTenant] = useState<Tenant | null>(null);
+  const { pathname } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  // A new screen: focus goes to its content, where a screen reader then starts (not the old page's button).
+  useEffect(() => main.current?.focus({ preventScroll: false }), [pathname]);
   useEffect(() => {
     controlPlane.tenant().then(setTenant, (error) => {
       // A key revoked since sign-in: back to sign in rather than errors on every screen.
@@ -37,7 +41,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Sign out
         </button>
       </header>
-      <main className="content">{children}</main>
+      <main className="content" ref={main} tabIndex={-1}>
+        {children}
+      </main>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { ErrorMessage } from "../components/ErrorMessage";
 import { Field } from "../components/Field";
 import { SelectField } from "../components/SelectField";
 import { rowErrors, SecretsEditor, secretsPayload, type SecretRow } from "./SecretsEditor";
+import { useTitle } from "../components/useTitle";
 
 const SOURCES: { value: DeploymentSource; label: string; hint: string }[] = [
   { value: "internal_source", label: "Source (repository or path)", hint: "Built and run by this control plane." },
@@ -24,6 +25,7 @@ const clean = <T extends object>(value: T): T =>
 
 export function CreateDeployment() {
   const navigate = useNavigate();
+  useTitle("New deployment");
   const [form, setForm] = useState({
     name: "",
     source: "internal_source" as DeploymentSource,

@@ -11,6 +11,7 @@ import { usePolling } from "../components/usePolling";
 import { RevisionTimeline } from "../revisions/RevisionTimeline";
 import { isMoving } from "../revisions/status";
 import { rowErrors, SecretsEditor, secretsPayload, type SecretRow } from "./SecretsEditor";
+import { useTitle } from "../components/useTitle";
 
 export function DeploymentDetail() {
   const { deploymentId = "" } = useParams();
@@ -20,6 +21,7 @@ export function DeploymentDetail() {
   const [error, setError] = useState<unknown>(null);
   const [shownKey, setShownKey] = useState<string | null>(() => session.keyToShow(deploymentId));
   const [gone, setGone] = useState(false);
+  useTitle(deployment?.name ?? "Deployment");
   const [busy, setBusy] = useState(false);
   // Revisions are read a page at a time; "Show older" reads more.
   const [revisionLimit, setRevisionLimit] = useState(20);

@@ -5,6 +5,7 @@ import { ErrorMessage } from "../components/ErrorMessage";
 import { SelectField } from "../components/SelectField";
 import { StatusBadge } from "../components/StatusBadge";
 import { formatTime } from "../components/time";
+import { useTitle } from "../components/useTitle";
 
 const PAGE = 20;
 const STATUSES = ["AWAITING_DATABASE", "READY", "UNUSED", "AWAITING_DELETE", "UNKNOWN"];
@@ -23,6 +24,7 @@ export function DeploymentList() {
   const [offsets, setOffsets] = useState<number[]>([0]);
   const [page, setPage] = useState<{ resources: Deployment[]; offset: number } | null>(null);
   const [error, setError] = useState<unknown>(null);
+  useTitle("Deployments");
   const offset = offsets[offsets.length - 1];
   // Filters changed (a search, or back/forward in the URL): the pages start again, and the boxes
   // show the URL's values. A continuation offset belongs to the filter it was read under.

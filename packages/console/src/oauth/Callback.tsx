@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from "react-router";
 import { session } from "../api/session";
+import { useTitle } from "../components/useTitle";
 
 /**
  * The frontend callback page: the control plane sends the browser here after an OAuth exchange,
@@ -12,6 +13,7 @@ export function OAuthCallback() {
   const provider = params.get("provider_id");
   const error = params.get("error");
   const description = params.get("error_description");
+  useTitle(ok ? "Connected" : "Connection failed");
   return (
     <main className="signin">
       <div className={`card callback ${ok ? "ok" : "failed"}`} role={ok ? "status" : "alert"}>

@@ -6,12 +6,14 @@ import { Confirm } from "../components/Confirm";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Field } from "../components/Field";
 import { ProviderForm } from "./ProviderForm";
+import { useTitle } from "../components/useTitle";
 
 export function ProviderDetail() {
   const { providerId = "" } = useParams();
   const navigate = useNavigate();
   const [provider, setProvider] = useState<OAuthProvider | null>(null);
   const [error, setError] = useState<unknown>(null);
+  useTitle(provider?.name ?? "OAuth provider");
   const [saved, setSaved] = useState(false);
   const [scopes, setScopes] = useState("openid");
   const [userId, setUserId] = useState("");

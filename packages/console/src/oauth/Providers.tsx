@@ -4,12 +4,14 @@ import { controlPlane, type OAuthProvider } from "../api/control-plane";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { formatTime } from "../components/time";
 import { ProviderForm } from "./ProviderForm";
+import { useTitle } from "../components/useTitle";
 
 export function Providers() {
   const navigate = useNavigate();
   const [providers, setProviders] = useState<OAuthProvider[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [creating, setCreating] = useState(false);
+  useTitle("OAuth providers");
   useEffect(() => {
     controlPlane.listProviders().then(setProviders, setError);
   }, []);

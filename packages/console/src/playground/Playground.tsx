@@ -11,6 +11,7 @@ import { Chat } from "./Chat";
 import { GraphView } from "./GraphView";
 import { Threads } from "./Threads";
 import { isRefusal, RuntimeContext, useAssistants, useRuntime } from "./runtime";
+import { useTitle } from "../components/useTitle";
 
 /**
  * A deployment's agents, through its own runtime URL and key with the official client, as any
@@ -21,6 +22,7 @@ export function Playground() {
   const { deploymentId = "" } = useParams();
   const [deployment, setDeployment] = useState<Deployment | null>(null);
   const [error, setError] = useState<unknown>(null);
+  useTitle(deployment ? `Playground: ${deployment.name}` : "Playground");
   const [runtimeKey, setRuntimeKey] = useState(session.runtimeKey(deploymentId));
   const [refused, setRefused] = useState(false);
   const chooseKey = (key: string | null) => {

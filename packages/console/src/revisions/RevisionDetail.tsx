@@ -8,6 +8,7 @@ import { usePolling } from "../components/usePolling";
 import { Logs } from "./Logs";
 import { Steps } from "./RevisionTimeline";
 import { isMoving } from "./status";
+import { useTitle } from "../components/useTitle";
 
 export function RevisionDetail() {
   const { deploymentId = "", revisionId = "" } = useParams();
@@ -15,6 +16,7 @@ export function RevisionDetail() {
   const [error, setError] = useState<unknown>(null);
   const [redeployed, setRedeployed] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  useTitle(`Revision ${revisionId.slice(0, 8)}${revision ? ` (${revision.status})` : ""}`);
   const load = useCallback(async () => {
     try {
       setRevision(await controlPlane.getRevision(deploymentId, revisionId));

@@ -4,6 +4,7 @@ import { controlPlane } from "../api/control-plane";
 import { session } from "../api/session";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Field } from "../components/Field";
+import { useTitle } from "../components/useTitle";
 
 export function SignIn() {
   const navigate = useNavigate();
@@ -11,6 +12,7 @@ export function SignIn() {
   const [key, setKey] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  useTitle("Sign in");
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     setBusy(true);

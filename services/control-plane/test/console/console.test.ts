@@ -135,12 +135,19 @@ const DEPLOY_TIMEOUT = 150_000;
       .first()
       .waitFor();
     await page.getByRole("button", { name: "I have kept it" }).click();
+    // Each screen names itself in the tab's title.
+    expect(await page.title()).toBe("console-demo · LangGraph Platform");
     await shot("deployment");
   });
 
   test("logs: the deploy log has the transitions, a level filter narrows it, the build log has the build", async () => {
     await latestRevision().getByRole("link").first().click();
     await page.getByRole("heading", { name: /^Revision / }).waitFor();
+    // A new screen takes the focus to its content, and names itself (with the revision's status).
+    expect(await page.evaluate("document.activeElement?.tagName")).toBe("MAIN");
+    const titled = Date.now() + 10_000;
+    while (!/ \(DEPLOYED\) · /.test(await page.title()) && Date.now() < titled) await page.waitForTimeout(100);
+    expect(await page.title()).toMatch(/^Revision [0-9a-f]{8} \(DEPLOYED\) · LangGraph Platform$/);
     const log = page.getByRole("log", { name: "deploy log" });
     await log.getByText("-> DEPLOYED").waitFor();
     await page.getByLabel("Level").selectOption("error");
