@@ -9,7 +9,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 // s3rver ships no types: its constructor and run/close are all this test uses.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const S3rver = require("s3rver") as new (options: Record<string, unknown>) => {
   run(): Promise<{ port: number }>;
   close(): Promise<void>;
