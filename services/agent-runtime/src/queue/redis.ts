@@ -21,18 +21,24 @@ import {
 const END = "__end__";
 /** How long a finished run's events stay readable. */
 const FINISHED_TTL_SECONDS = 3600;
-/** How long a thread's protocol log is kept after its last event. */
+/** How long a thread's protocol log is kept, at least, after its last event. */
 const THREAD_LOG_TTL_SECONDS = 24 * 3600;
+/** Its expiry is pushed back only once this much of it has passed (not on each of a run's events). */
+const THREAD_LOG_TTL_SLACK_SECONDS = 3600;
 
 /**
  * Numbers and appends a thread log entry in one step (one round trip, and no two writers get the
  * same number): the entry's stream id is `0-<seq>`, so readers resume from a seq with XRANGE/XREAD.
+ * Both keys expire between TTL and TTL + slack after the last entry: the expiry is set to TTL +
+ * slack, and set again only when less than TTL is left (a TTL read instead of two EXPIREs per entry).
  */
 const APPEND_THREAD_ENTRY = `
 local seq = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '0-' .. seq, 'm', ARGV[1], 'p', ARGV[2])
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
+if redis.call('TTL', KEYS[2]) < tonumber(ARGV[4]) then
+  redis.call('EXPIRE', KEYS[1], ARGV[4] + ARGV[5])
+  redis.call('EXPIRE', KEYS[2], ARGV[4] + ARGV[5])
+end
 return seq`;
 
 export function redisConnection(url: string): Redis {
@@ -317,6 +323,7 @@ type AppendThreadEntry = (
   params: string,
   maxEntries: number,
   ttlSeconds: number,
+  slackSeconds: number,
 ) => Promise<number>;
 
 class RedisThreadLog implements ThreadLog {
@@ -342,6 +349,7 @@ class RedisThreadLog implements ThreadLog {
       params,
       THREAD_LOG_MAX_ENTRIES,
       THREAD_LOG_TTL_SECONDS,
+      THREAD_LOG_TTL_SLACK_SECONDS,
     );
     return Number(seq);
   }
