@@ -59,6 +59,16 @@ declare module "express-serve-static-core" {
  * document and reference page, the contract validator in front of every handler, and one error
  * middleware that turns the error hierarchy into responses (never a stack trace or SQL text).
  */
+// The reference page shares its origin with what browsers keep there (the console's key in
+// sessionStorage): only its own scripts may run. Swagger UI's styles are inline.
+const docsSecurityHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader(
+    "Content-Security-Policy",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+  );
+  next();
+};
+
 export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const metrics = options.metrics ?? createMetrics(options.service);
   const app = express();
@@ -118,7 +128,12 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.get("/openapi.json", (_req, res) => {
     res.json(options.apiSpec);
   });
-  app.use("/docs", swaggerUi.serve, swaggerUi.setup(options.apiSpec, { customSiteTitle: `${options.service} API` }));
+  app.use(
+    "/docs",
+    docsSecurityHeaders,
+    swaggerUi.serve,
+    swaggerUi.setup(options.apiSpec, { customSiteTitle: `${options.service} API` }),
+  );
 
   if (options.tolerantInput) app.use(defaultJsonContentType);
   app.use(express.json({ limit: options.bodyLimit ?? "10mb", strict: false }));

@@ -317,6 +317,21 @@ const DEPLOY_TIMEOUT = 150_000;
     await page.setViewportSize({ width: 1280, height: 860 });
   });
 
+  test("the API reference on the console's origin renders under its content security policy", async () => {
+    const refused: string[] = [];
+    const listener = (message: { text(): string }) => {
+      if (/Content Security Policy|Refused to/.test(message.text())) refused.push(message.text());
+    };
+    page.on("console", listener);
+    const answer = await page.goto(`${h.url}/docs/`);
+    expect(answer?.headers()["content-security-policy"]).toContain("script-src 'self'");
+    await page.getByText("/v2/deployments", { exact: true }).first().waitFor();
+    page.off("console", listener);
+    expect(refused).toEqual([]);
+    await page.goto(`${h.url}/console/deployments/${deploymentId}`);
+    await page.getByRole("heading", { name: "console-demo" }).waitFor();
+  });
+
   test("delete from the detail page after confirming; the deployment is gone", async () => {
     await page.getByRole("button", { name: "Delete…" }).click();
     await page.getByRole("button", { name: "Delete deployment" }).click();
