@@ -1,14 +1,4 @@
-import type { RevisionStatus } from "../api/control-plane";
+import { isTerminalRevisionStatus } from "@lgp/contracts/src/revision-status";
 
-const SETTLED: string[] = [
-  "DEPLOYED",
-  "CREATE_FAILED",
-  "BUILD_FAILED",
-  "DEPLOY_FAILED",
-  "SKIPPED",
-  "INTERRUPTED",
-  "UNKNOWN",
-];
-
-/** A revision still on its way (the screens follow it live). */
-export const isMoving = (status: RevisionStatus | string): boolean => !SETTLED.includes(status);
+/** A revision still on its way (the screens follow it live): not in a terminal status. */
+export const isMoving = (status: string): boolean => !isTerminalRevisionStatus(status);
