@@ -66,7 +66,7 @@ export function Playground() {
       </section>
     );
   return (
-    <RuntimeContext.Provider value={{ client, apiUrl, apiKey: runtimeKey, deploymentId }}>
+    <RuntimeContext.Provider value={{ client, deploymentId }}>
       <section className="playground" aria-labelledby="playground-title">
         {back}
         <div className="heading">

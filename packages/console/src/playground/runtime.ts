@@ -3,8 +3,6 @@ import type { Assistant, Client } from "@langchain/langgraph-sdk";
 
 export interface Runtime {
   client: Client;
-  apiUrl: string;
-  apiKey: string;
   deploymentId: string;
 }
 
