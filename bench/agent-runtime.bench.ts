@@ -19,7 +19,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
-import { startCountMeter, statementStatsAvailable, type Counts } from "./counts";
+import { startCountMeter, enableStatementStats, type Counts } from "./counts";
 import { groupCpuMs, ownCpuMs, startCpuMeter, type CpuSplit } from "./cpu";
 import { Client } from "@langchain/langgraph-sdk";
 import { freePort, migrate, waitUntilOk } from "@lgp/server-kit";
@@ -368,7 +368,7 @@ async function main(): Promise<void> {
   try {
     await migrate(database.url, path.join(ROOT, "prisma/agent-runtime/migrations"));
     // Statement counts per run come from pg_stat_statements when the server loads it.
-    await statementStatsAvailable(database.url);
+    await enableStatementStats(database.url);
     const split = `API process + ${WORKER_PROCESSES} worker process(es), Redis`;
     if (!SKIP.has("split")) {
       const name = `this runtime (${split}, WORKERS=${WORKERS})`;

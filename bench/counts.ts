@@ -59,17 +59,19 @@ async function statementCalls(client: pg.Client): Promise<Map<string, { query: s
   }
 }
 
-/** Whether the server collects statement statistics; the bench says how to turn them on if not. */
-export async function statementStatsAvailable(databaseUrl: string): Promise<boolean> {
+/**
+ * Makes the statement statistics readable in this database when the server collects them (it
+ * loads pg_stat_statements); without, the counts leave statements out and the bench says how to
+ * turn them on.
+ */
+export async function enableStatementStats(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query<{ loaded: boolean }>(
       "SELECT current_setting('shared_preload_libraries') ~ 'pg_stat_statements' AS loaded",
     );
-    if (!rows[0]?.loaded) return false;
-    await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-    return true;
+    if (rows[0]?.loaded) await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
   } finally {
     await client.end();
   }
