@@ -9,18 +9,53 @@ function messageToDict(message: BaseMessage): Record<string, unknown> {
   return { ...data, type };
 }
 
-function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
-  // `value` has already been through toJSON(); the raw object is this[key].
-  const raw = this[key];
-  if (raw && typeof raw === "object" && isBaseMessage(raw)) return messageToDict(raw);
-  if (typeof raw === "bigint") return raw.toString();
-  if (raw instanceof Error) return { error: raw.name, message: raw.message };
-  return value;
+/** Whether `JSON.stringify` would write the object's own enumerable properties as they are. */
+function isPlain(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The value with every message made a dict, bigints strings and errors `{error, message}`; the
+ * rest as `JSON.stringify` would see it. Done before stringifying rather than in a replacer: a
+ * replacer gets a message only after its own `toJSON()` (LangChain's costly constructor form),
+ * which `toDict()` then runs again. Containers are copied only where something changed.
+ */
+function toWire(value: unknown, key: string, ancestors: Set<object>): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (value === null || typeof value !== "object") return value;
+  if (isBaseMessage(value)) return messageToDict(value);
+  if (value instanceof Error) return { error: value.name, message: value.message };
+  const json = (value as { toJSON?: unknown }).toJSON;
+  if (typeof json === "function") return toWire(json.call(value, key), key, ancestors);
+  if (ancestors.has(value)) throw new TypeError("Converting circular structure to JSON");
+  ancestors.add(value);
+  try {
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < value.length; i += 1) {
+        const item = toWire(value[i], String(i), ancestors);
+        if (item !== value[i]) copy ??= value.slice();
+        if (copy) copy[i] = item;
+      }
+      return copy ?? value;
+    }
+    const source = value as Record<string, unknown>;
+    let copy: Record<string, unknown> | undefined = isPlain(value) ? undefined : {};
+    for (const name of Object.keys(source)) {
+      const item = toWire(source[name], name, ancestors);
+      if (item !== source[name] && !copy) copy = { ...source };
+      if (copy) copy[name] = item;
+    }
+    return copy ?? value;
+  } finally {
+    ancestors.delete(value);
+  }
 }
 
 /** Serialises any graph output to a JSON string, messages as dicts. */
 export function serialize(value: unknown): string {
-  return JSON.stringify(value === undefined ? null : value, replacer) ?? "null";
+  return JSON.stringify(toWire(value === undefined ? null : value, "", new Set())) ?? "null";
 }
 
 /** The same, parsed back into plain JSON values (for response bodies and JSONB columns). */

@@ -12,7 +12,7 @@ import type { CheckpointTables } from "../threads/checkpoints";
 import type { ThreadStatus } from "../threads/repository";
 import { interruptsOf } from "../threads/state";
 import type { ClaimedThread, RunRepository, RunRow, RunStatus } from "./repository";
-import type { RunFinishedHooks } from "./finished";
+import { finishedWithJson, type RunFinishedHooks } from "./finished";
 import { EventMapper, graphModes } from "./stream-modes";
 import { ProtocolRunEvents, type GraphProtocolEvent } from "../protocol/run-events";
 
@@ -321,8 +321,7 @@ export class RunExecutor {
     // Late writes of a rolled-back run stay dropped for a while, then it is forgotten.
     if (tracked.cancelled === "rollback") setTimeout(() => checkpointer?.forgetRun?.(run.run_id), 60_000).unref();
     if (this.deps.finished.listened) {
-      const values = state ? JSON.parse(state.values) : null;
-      this.deps.finished.emit({ run, status, values, error: failure });
+      this.deps.finished.emit(finishedWithJson({ run, status, error: failure }, state?.values));
     }
   }
 

@@ -9,7 +9,25 @@ export interface RunFinished {
   run: RunRow;
   status: RunStatus;
   values: unknown;
+  /** The values as JSON, when that is how they came (they cross to another thread as such). */
+  valuesJson?: string;
   error?: { error: string; message: string };
+}
+
+/**
+ * A run's end with its thread's values as JSON, parsed only if a listener reads them (a webhook
+ * does; the temporary-thread cleanup does not): they are the thread's whole state, which grows
+ * with its history.
+ */
+export function finishedWithJson(event: Omit<RunFinished, "values" | "valuesJson">, json?: string): RunFinished {
+  let values: unknown;
+  return {
+    ...event,
+    valuesJson: json,
+    get values() {
+      return (values ??= json === undefined ? null : JSON.parse(json));
+    },
+  };
 }
 
 export class RunFinishedHooks {

@@ -43,4 +43,37 @@ describe("messages on the wire", () => {
       v: [1, null],
     });
   });
+
+  test("values that carry messages elsewhere are written as JSON.stringify would, messages as dicts", () => {
+    const message = new AIMessage({ content: "hi", id: "a1" });
+    class Holder {
+      constructor(readonly inner: unknown) {}
+    }
+    const wire = JSON.parse(
+      serialize({
+        at: new Date(0),
+        viaToJSON: { toJSON: () => ({ message }) },
+        instance: new Holder([message]),
+        sparse: [undefined, () => 1],
+        skipped: undefined,
+      }),
+    );
+    expect(wire).toEqual({
+      at: "1970-01-01T00:00:00.000Z",
+      viaToJSON: { message: expect.objectContaining({ type: "ai", content: "hi", id: "a1" }) },
+      instance: { inner: [expect.objectContaining({ type: "ai", content: "hi" })] },
+      sparse: [null, null],
+    });
+  });
+
+  test("leaves the value it writes untouched, and refuses a circular one as JSON.stringify does", () => {
+    const value = { messages: [new HumanMessage({ content: "SF", id: "h1" })] };
+    serialize(value);
+    expect(value.messages[0]).toBeInstanceOf(HumanMessage);
+    const circular: Record<string, unknown> = { a: 1 };
+    circular.self = circular;
+    expect(() => serialize(circular)).toThrow(TypeError);
+    const shared = { n: 1 };
+    expect(JSON.parse(serialize({ x: shared, y: [shared] }))).toEqual({ x: { n: 1 }, y: [{ n: 1 }] });
+  });
 });
