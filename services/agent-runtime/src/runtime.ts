@@ -151,7 +151,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     const checkpoints = new CheckpointTables(db);
     const assistantRepository = new AssistantRepository(db);
     const threadRepository = new ThreadRepository(db, checkpointerTtl);
-    const runRepository = new RunRepository(pool);
+    const runRepository = new RunRepository(pool, checkpointer);
     const assistants = new AssistantService(
       assistantRepository,
       graphs,

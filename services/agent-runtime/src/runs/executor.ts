@@ -5,7 +5,7 @@ import { Command } from "@langchain/langgraph";
 import { isTransientError, retryTransient, type Logger } from "@lgp/server-kit";
 import { mergeConfigs, mergeObjects } from "../common/merge";
 import { serialize } from "../common/serde";
-import type { RuntimeCheckpointer } from "../graphs/checkpointer";
+import type { CheckpointRow, RuntimeCheckpointer } from "../graphs/checkpointer";
 import type { GraphRegistry } from "../graphs/registry";
 import type { ControlBus, EventLog, JobHandler, RunQueue } from "../queue/types";
 import type { CheckpointTables } from "../threads/checkpoints";
@@ -129,11 +129,11 @@ export class RunExecutor {
         .publish({ kind: "superseded", runId: claimed.run.run_id, attempt: claimed.run.attempt })
         .catch(() => undefined);
     }
-    await this.execute(claimed.run, claimed.thread);
+    await this.execute(claimed.run, claimed.thread, claimed.checkpoint);
     return "done";
   };
 
-  private async execute(run: RunRow, thread: ClaimedThread): Promise<void> {
+  private async execute(run: RunRow, thread: ClaimedThread, latest?: CheckpointRow | null): Promise<void> {
     const { graphs, events, logger } = this.deps;
     const kwargs = run.kwargs;
     const controller = new AbortController();
@@ -175,6 +175,8 @@ export class RunExecutor {
         { ...config, configurable },
         { access: "threads.create_run", context: kwargs.context as Record<string, unknown> | undefined },
       );
+      if (latest !== undefined)
+        (graph.checkpointer as Partial<RuntimeCheckpointer>)?.prefetch?.(run.run_id, run.thread_id, latest);
       // A later attempt (its worker died) continues from the run's last checkpoint: no input,
       // so finished steps are not run again. Without a checkpoint yet, it starts over.
       const resuming = run.attempt > 1 && (await this.deps.checkpoints.hasRunCheckpoint(run.thread_id, run.run_id));
@@ -249,6 +251,7 @@ export class RunExecutor {
         await events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
       }
     } finally {
+      (graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined)?.forgetPrefetch?.(run.run_id);
       // A newer attempt of the run in this process has its own entry: leave it.
       if (this.active.get(run.run_id)?.controller === controller) this.active.delete(run.run_id);
     }

@@ -5,6 +5,7 @@ import { prepared } from "../common/prepared";
 import { Prisma } from "../generated/prisma/client";
 import { filtersSql, type AuthFilters } from "../auth";
 import type { ThreadRow, ThreadStatus } from "../threads/repository";
+import type { CheckpointRow, RuntimeCheckpointer } from "../graphs/checkpointer";
 
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
 
@@ -67,6 +68,21 @@ export interface NewRun {
 /** What a worker needs of a run's thread. */
 export type ClaimedThread = Pick<ThreadRow, "metadata">;
 
+/**
+ * A claimed run, its thread, and (when the repository has the checkpointer) its thread's latest
+ * root checkpoint as the claim read it: `null` when the thread has none.
+ */
+export interface Claimed {
+  run: RunRow;
+  thread: ClaimedThread;
+  checkpoint?: CheckpointRow | null;
+}
+
+/** The checkpoint read's columns as the claim answers them (prefixed, beside the run's). */
+type PrefixedCheckpoint = {
+  [K in keyof CheckpointRow as `ck_${K}`]: CheckpointRow[K] | null;
+};
+
 /** The row a new run has once inserted (pending, not yet attempted). */
 export function pendingRunRow(run: NewRun, createdAt: Date): RunRow {
   return {
@@ -90,7 +106,11 @@ export type InsertOutcome = { run: RunRow } | { missingThread: true } | { busy: 
  * checkpointer's), built with Prisma's SQL template (parameters numbered $1...).
  */
 export class RunRepository {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** The checkpointer whose latest-checkpoint read a claim makes in the same statement. */
+    private readonly checkpoints?: Pick<RuntimeCheckpointer, "latestCheckpointSql">,
+  ) {}
 
   private async query<T>(sql: Prisma.Sql): Promise<T[]> {
     return (await this.pool.query(prepared(sql.text, sql.values as unknown[]))).rows as T[];
@@ -176,9 +196,9 @@ export class RunRepository {
    * earlier one is pending. `resume` also takes a run left `running` by a worker that died.
    * Answers the run and what the worker needs of its thread (not its values: they can be large).
    */
-  async claim(runId: string, resume: boolean): Promise<{ run: RunRow; thread: ClaimedThread } | undefined> {
+  async claim(runId: string, resume: boolean): Promise<Claimed | undefined> {
     const statuses = resume ? Prisma.sql`('pending', 'running')` : Prisma.sql`('pending')`;
-    const rows = await this.query<RunRow & { thread_metadata: ThreadRow["metadata"] }>(Prisma.sql`
+    const update = Prisma.sql`
       UPDATE runs r SET status = 'running', attempt = r.attempt + 1, updated_at = now()
       FROM threads t
       WHERE r.run_id = ${runId}::uuid AND r.status IN ${statuses} AND t.thread_id = r.thread_id
@@ -186,11 +206,49 @@ export class RunRepository {
         AND NOT EXISTS (
           SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.run_id <> r.run_id
             AND (o.status = 'running' OR (o.status = 'pending' AND o.run_id < r.run_id)))
-      RETURNING r.*, t.metadata AS thread_metadata`);
-    const row = rows[0];
+      RETURNING r.*, t.metadata AS thread_metadata`;
+    if (!this.checkpoints) {
+      const row = (await this.query<RunRow & { thread_metadata: ThreadRow["metadata"] }>(update))[0];
+      if (!row) return undefined;
+      const { thread_metadata: metadata, ...run } = row;
+      return { run, thread: { metadata } };
+    }
+    // The graph's first read, its thread's latest checkpoint, in the same round trip (same snapshot).
+    const latest = Prisma.raw(this.checkpoints.latestCheckpointSql("c.thread_id::text"));
+    const row = (
+      await this.query<RunRow & { thread_metadata: ThreadRow["metadata"] } & PrefixedCheckpoint>(Prisma.sql`
+      WITH c AS (${update})
+      SELECT c.*, ck.checkpoint AS ck_checkpoint, ck.checkpoint_id AS ck_checkpoint_id,
+             ck.parent_checkpoint_id AS ck_parent_checkpoint_id, ck.metadata AS ck_metadata,
+             ck.channel_values AS ck_channel_values, ck.pending_writes AS ck_pending_writes
+      FROM c LEFT JOIN LATERAL (${latest}) ck ON true`)
+    )[0];
     if (!row) return undefined;
-    const { thread_metadata: metadata, ...run } = row;
-    return { run, thread: { metadata } };
+    const {
+      thread_metadata: metadata,
+      ck_checkpoint: checkpoint,
+      ck_checkpoint_id: checkpointId,
+      ck_parent_checkpoint_id: parentId,
+      ck_metadata: checkpointMetadata,
+      ck_channel_values: channelValues,
+      ck_pending_writes: pendingWrites,
+      ...run
+    } = row;
+    return {
+      run,
+      thread: { metadata },
+      checkpoint:
+        checkpointId === null
+          ? null
+          : ({
+              checkpoint,
+              checkpoint_id: checkpointId,
+              parent_checkpoint_id: parentId,
+              metadata: checkpointMetadata,
+              channel_values: channelValues,
+              pending_writes: pendingWrites,
+            } as CheckpointRow),
+    };
   }
 
   /**

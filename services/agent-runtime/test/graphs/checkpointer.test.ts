@@ -73,3 +73,70 @@ test("a thread stored with the official saver's integer versions goes on with ou
   expect(Object.values(latest!.checkpoint.channel_versions).some((version) => !Number.isInteger(version))).toBe(true);
   expect(latest!.checkpoint.channel_values).toMatchObject({ draft: "proposal: old", approved: true });
 });
+
+/** A pool that remembers the text of every statement sent through it. */
+class RecordingPool extends pg.Pool {
+  readonly sent: string[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    this.sent.push(typeof args[0] === "string" ? args[0] : args[0].text);
+    return (super.query as (...a: unknown[]) => unknown)(...args);
+  }
+}
+
+test("a run's first read of its thread comes from its claim's statement, once, and equals the saver's own", async () => {
+  const recording = new RecordingPool({ connectionString: database.url, max: 2 });
+  recording.on("error", () => undefined);
+  try {
+    const saver = new RuntimeCheckpointer(recording, undefined, { schema: "cp_test_prefetch" });
+    await saver.setup();
+    const graph = await (await GraphRegistry.load(EXAMPLES_CONFIG, saver)).get("approval");
+    const threadId = randomUUID();
+    await graph.invoke(
+      { messages: [{ role: "user", content: "check" }] },
+      { configurable: { thread_id: threadId, run_id: "run-1" } },
+    );
+
+    // What a claim reads, in its own statement: the thread's latest root checkpoint.
+    const { rows } = await recording.query(saver.latestCheckpointSql("$1::text"), [threadId]);
+    expect(rows).toHaveLength(1);
+    const fromDatabase = await saver.getTuple({ configurable: { thread_id: threadId } });
+    saver.prefetch("run-2", threadId, rows[0]);
+    const reads = () => recording.sent.filter((text) => /^\s*select\s+thread_id,\s+checkpoint,/i.test(text)).length;
+    const before = reads();
+    expect(await saver.getTuple({ configurable: { thread_id: threadId, run_id: "run-2" } })).toEqual(fromDatabase);
+    expect(reads()).toBe(before);
+    // Taken once: the run's next read, and any other run's, go to the database.
+    await saver.getTuple({ configurable: { thread_id: threadId, run_id: "run-2" } });
+    expect(reads()).toBe(before + 1);
+
+    // A run resumed from the prefetched checkpoint goes on from it, without reading it again.
+    saver.prefetch("run-3", threadId, rows[0]);
+    const { Command } = await import("@langchain/langgraph");
+    const readsBeforeRun = reads();
+    const result = await graph.invoke(new Command({ resume: { approved: true } }), {
+      configurable: { thread_id: threadId, run_id: "run-3" },
+    });
+    expect(result.steps).toEqual(["propose", "review", "publish"]);
+    expect(reads()).toBe(readsBeforeRun);
+
+    // Another thread's read, or a checkpoint asked for by id, leaves a run's prefetch in place;
+    // `null` stands for "the thread had no checkpoint when the run was claimed".
+    saver.prefetch("run-4", threadId, null);
+    expect(await saver.getTuple({ configurable: { thread_id: randomUUID(), run_id: "run-4" } })).toBeUndefined();
+    const byId = fromDatabase!.config.configurable!.checkpoint_id as string;
+    expect(
+      (await saver.getTuple({ configurable: { thread_id: threadId, run_id: "run-4", checkpoint_id: byId } }))
+        ?.checkpoint.id,
+    ).toBe(byId);
+    expect(await saver.getTuple({ configurable: { thread_id: threadId, run_id: "run-4" } })).toBeUndefined();
+    // A prefetch the run never took is dropped when the run ends.
+    saver.prefetch("run-5", threadId, null);
+    saver.forgetPrefetch("run-5");
+    expect(
+      (await saver.getTuple({ configurable: { thread_id: threadId, run_id: "run-5" } }))?.checkpoint.id,
+    ).toBeDefined();
+  } finally {
+    await recording.end();
+  }
+});

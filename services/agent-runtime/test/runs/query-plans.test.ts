@@ -1,13 +1,16 @@
-// The statements every run executes (create, claim, finish) find their rows through indexes, not
-// by reading whole tables: each is EXPLAINed as the repository sends it, with sequential scans
-// priced out (enable_seqscan = off), so a plan that still holds one has no index to use. A thread
-// with a long history must not make its runs' statements slower.
+// The statements every run executes (create; claim, with the graph's first checkpoint read;
+// finish) find their rows through indexes, not by reading whole tables: each is EXPLAINed as the
+// repository sends it, with sequential scans priced out (enable_seqscan = off), so a plan that
+// still holds one has no index to use. A thread with a long history must not make its runs'
+// statements slower.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { migrate } from "@lgp/server-kit";
 import { createEmptyDatabase, REPO_ROOT, type TestDatabase } from "@lgp/server-kit/src/testing";
 import path from "node:path";
 import { RunRepository, type NewRun } from "../../src/runs/repository";
+import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
+import { CHECKPOINT_SCHEMA } from "../../src/threads/checkpoints";
 
 interface PlanNode {
   "Node Type": string;
@@ -74,7 +77,10 @@ test("creating, claiming and finishing a run on a thread with a long history are
   );
   await pool.query("ANALYZE");
 
-  const runs = new RunRepository(explainingPool());
+  // The claim also reads the thread's latest checkpoint (the graph's first read), as it does in the runtime.
+  const checkpointer = new RuntimeCheckpointer(pool, undefined, { schema: CHECKPOINT_SCHEMA });
+  await checkpointer.setup();
+  const runs = new RunRepository(explainingPool(), checkpointer);
   const run: NewRun = {
     runId: randomUUID(),
     threadId,
@@ -100,4 +106,5 @@ test("creating, claiming and finishing a run on a thread with a long history are
     });
     expect(plan.scans.length).toBeGreaterThan(0);
   }
+  expect(plans[1].scans.some((scan) => scan.endsWith(" on checkpoints"))).toBe(true);
 });
