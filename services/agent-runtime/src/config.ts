@@ -91,6 +91,13 @@ export const agentRuntimeEnv = z.object({
     }),
   /** Queue workers inside the API process (0 when separate worker processes run). */
   WORKERS: z.coerce.number().int().min(0).max(256).default(4),
+  /**
+   * Embedded mode (no REDIS_URL): threads that execute the in-process queue's runs, each with its
+   * own graphs and connections, so HTTP and runs use more than one core; 0 runs them on the main
+   * thread. WORKERS stays the number of runs at once, shared by the threads. Ignored with Redis
+   * (run worker processes there).
+   */
+  WORKER_THREADS: z.coerce.number().int().min(0).max(64).default(0),
   /** Prefix of this deployment's Redis keys (queue, event streams, control channel). */
   REDIS_PREFIX: z
     .string()

@@ -24,6 +24,7 @@ import { MemoryControlBus, MemoryEventLog, MemoryRunQueue } from "./queue/memory
 import { RedisControlBus, RedisEventLog, RedisRunQueue } from "./queue/redis";
 import type { ControlBus, EventLog, RunQueue } from "./queue/types";
 import { RunExecutor } from "./runs/executor";
+import { RunThreads } from "./workers/threads";
 import { RunFinishedHooks } from "./runs/finished";
 import { RunRepository } from "./runs/repository";
 import { RunService } from "./runs/service";
@@ -142,8 +143,9 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       events = new MemoryEventLog();
       control = new MemoryControlBus();
     }
+    const closeQueue = () => queue.close();
     closers.unshift(
-      () => queue.close(),
+      closeQueue,
       () => events.close(),
       () => control.close(),
     );
@@ -246,10 +248,19 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       if (!running.length) return;
       const held = await queue.heldRunIds();
       for (const id of executor.activeRunIds()) held.add(id);
+      for (const id of runThreads?.activeRunIds() ?? []) held.add(id);
       for (const run of running) {
         if (!held.has(run.run_id)) await executor.handBack(run, new Error("no worker holds it (its worker stopped)"));
       }
     }
+
+    // The embedded mode's run threads (WORKER_THREADS), started with the workers.
+    let runThreads: RunThreads | undefined;
+    if (config.WORKER_THREADS > 0 && config.REDIS_URL)
+      logger.warn(
+        { WORKER_THREADS: config.WORKER_THREADS },
+        "WORKER_THREADS is for the in-process queue; with REDIS_URL runs execute on this thread (run worker processes to use more cores)",
+      );
 
     let sweeper: NodeJS.Timeout | undefined;
     const runtime: Runtime = {
@@ -280,7 +291,26 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       authorize,
       startWorkers(n: number) {
         if (n <= 0) return;
-        queue.startWorkers(n, executor.handle);
+        if (config.WORKER_THREADS > 0 && !config.REDIS_URL && !runThreads) {
+          runThreads = new RunThreads(
+            {
+              databaseUrl: config.DATABASE_URL,
+              // The threads share the pool's connections between them.
+              poolSize: Math.max(2, Math.ceil(config.CHECKPOINT_POOL_SIZE / config.WORKER_THREADS)),
+              langgraphJson: config.LANGGRAPH_JSON,
+              graphDefaults: config.LANGGRAPH_CONFIG,
+              strictGraphs: config.LANGGRAPH_STRICT_GRAPHS,
+              maxAttempts: config.RUN_MAX_ATTEMPTS,
+              logLevel: config.LOG_LEVEL,
+            },
+            config.WORKER_THREADS,
+            { events, queue, control, finished, logger, fallback: executor.handle },
+          );
+          // After the queue has let the threads' jobs end, before the logs and pools close.
+          const started = runThreads;
+          closers.splice(closers.indexOf(closeQueue) + 1, 0, () => started.close());
+        }
+        queue.startWorkers(n, runThreads ? runThreads.handle : executor.handle);
         webhooks.startWorker(n);
         void crons.start().catch((error) => logger.error({ err: error }, "cannot start the cron scheduler"));
         // One sweeper per deployment at a time, whichever process takes the lock.

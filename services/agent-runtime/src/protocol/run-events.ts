@@ -35,7 +35,7 @@ export class ProtocolRunEvents {
   private ended = false;
 
   constructor(
-    private readonly log: ThreadLog,
+    private readonly log: Pick<ThreadLog, "append">,
     private readonly threadId: string,
     private readonly graphName: string,
   ) {}

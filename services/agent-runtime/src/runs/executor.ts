@@ -7,7 +7,7 @@ import { mergeConfigs, mergeObjects } from "../common/merge";
 import { serialize } from "../common/serde";
 import type { CheckpointRow, RuntimeCheckpointer } from "../graphs/checkpointer";
 import type { GraphRegistry } from "../graphs/registry";
-import type { ControlBus, EventLog, JobHandler, RunQueue } from "../queue/types";
+import type { ControlBus, EventLog, JobHandler, RunQueue, ThreadLog } from "../queue/types";
 import type { CheckpointTables } from "../threads/checkpoints";
 import type { ThreadStatus } from "../threads/repository";
 import { interruptsOf } from "../threads/state";
@@ -45,11 +45,14 @@ class CancelledError extends Error {
   }
 }
 
+/** What the executor writes of the event logs (a worker thread sends it to the main thread). */
+export type RunEventWriter = Pick<EventLog, "append" | "end"> & { threads: Pick<ThreadLog, "append"> };
+
 export interface RunExecutorDeps {
   runs: RunRepository;
   graphs: GraphRegistry;
-  events: EventLog;
-  queue: RunQueue;
+  events: RunEventWriter;
+  queue: Pick<RunQueue, "enqueue">;
   control: ControlBus;
   checkpoints: CheckpointTables;
   finished: RunFinishedHooks;

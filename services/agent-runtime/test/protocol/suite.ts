@@ -76,7 +76,7 @@ const messageTexts = (values: unknown) =>
     String(message.kwargs?.content ?? message.content),
   );
 
-export function protocolSuite(mode: { redis: boolean }): void {
+export function protocolSuite(mode: { redis: boolean; workerThreads?: number }): void {
   let runtime: RunningRuntime;
   const threads: Thread[] = [];
   const open = (assistantId: string, transport: Transport, options?: Parameters<typeof openThread>[3]) => {
@@ -110,7 +110,10 @@ export function protocolSuite(mode: { redis: boolean }): void {
   };
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ redis: mode.redis, env: { LANGGRAPH_JSON: PROTOCOL_FIXTURES } });
+    runtime = await startTestRuntime({
+      redis: mode.redis,
+      env: { LANGGRAPH_JSON: PROTOCOL_FIXTURES, WORKER_THREADS: String(mode.workerThreads ?? 0) },
+    });
   }, 60_000);
 
   afterEach(async () => {

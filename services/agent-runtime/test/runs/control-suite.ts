@@ -17,10 +17,17 @@ async function waitForStatus(threadId: string, runId: string, status: string): P
   throw new Error(`run ${runId} never became ${status}`);
 }
 
-/** The run-control tests, for one queue mode (in-process, or BullMQ + Redis with its control bus). */
-export function describeRunControl(mode: "memory" | "redis"): void {
+/**
+ * The run-control tests, for one queue mode (in-process, on the main thread or on worker threads,
+ * or BullMQ + Redis with its control bus).
+ */
+export function describeRunControl(mode: "memory" | "threads" | "redis"): void {
   beforeAll(async () => {
-    rt = await startTestRuntime({ workers: 3, redis: mode === "redis" });
+    rt = await startTestRuntime({
+      workers: 3,
+      redis: mode === "redis",
+      env: mode === "threads" ? { WORKER_THREADS: "2" } : {},
+    });
   });
   afterAll(async () => {
     await rt?.close();

@@ -1,4 +1,5 @@
-// The run tests, shared by both queue modes (in-process, and BullMQ + Redis Streams).
+// The run tests, shared by the queue modes (in-process, on the main thread or on worker threads,
+// and BullMQ + Redis Streams).
 import { randomUUID } from "node:crypto";
 import { collect, startTestRuntime } from "../support/harness";
 
@@ -8,10 +9,14 @@ type Event = { event: string; data: unknown; id?: string };
 
 const say = (content: string) => ({ messages: [{ role: "user", content }] });
 
-export function describeRuns(mode: "memory" | "redis"): void {
+export function describeRuns(mode: "memory" | "threads" | "redis"): void {
   let rt: Awaited<ReturnType<typeof startTestRuntime>>;
   beforeAll(async () => {
-    rt = await startTestRuntime({ redis: mode === "redis", workers: 2 });
+    rt = await startTestRuntime({
+      redis: mode === "redis",
+      workers: 2,
+      env: mode === "threads" ? { WORKER_THREADS: "1" } : {},
+    });
   });
   afterAll(async () => {
     await rt?.close();

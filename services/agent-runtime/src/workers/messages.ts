@@ -1,0 +1,33 @@
+// What crosses between the main thread and the worker threads that execute runs in the embedded
+// mode (WORKER_THREADS): jobs and control messages one way; event-log writes, wake-ups, control
+// messages, run ends and job outcomes the other. Everything is structured-cloned.
+import type { RunFinished } from "../runs/finished";
+import type { ControlMessage, JobOutcome, RunJob } from "../queue/types";
+
+/** What a worker thread needs to build its executor (the rest is read from langgraph.json). */
+export interface ThreadSettings {
+  index: number;
+  databaseUrl: string;
+  poolSize: number;
+  langgraphJson: string;
+  graphDefaults?: Record<string, unknown>;
+  strictGraphs: boolean;
+  maxAttempts: number;
+  logLevel: string;
+}
+
+export type ToThread =
+  | { kind: "job"; id: number; job: RunJob; attempt: number }
+  | { kind: "control"; message: ControlMessage }
+  | { kind: "close" };
+
+export type FromThread =
+  | { kind: "ready" }
+  | { kind: "start-failed"; message: string }
+  | { kind: "outcome"; id: number; outcome: JobOutcome | "failed" }
+  | { kind: "append"; runId: string; event: string; data: string }
+  | { kind: "end"; runId: string }
+  | { kind: "thread-append"; threadId: string; method: string; params: string }
+  | { kind: "enqueue"; job: RunJob; delayMs?: number }
+  | { kind: "publish"; message: ControlMessage }
+  | { kind: "finished"; event: Omit<RunFinished, "values"> };

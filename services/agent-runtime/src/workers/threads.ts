@@ -1,0 +1,187 @@
+// The embedded mode's worker threads (WORKER_THREADS): the in-process queue hands each job to
+// the thread with the fewest jobs, so runs execute beside the main thread's HTTP, SSE and queue
+// work instead of on the same core. The main thread keeps everything readers and hooks use: the
+// event logs (filled from the threads' messages, in order), the queue, the control bus and the
+// run-finished hooks. A thread that dies is replaced; its runs are left `running`, and the run
+// sweep hands them back to resume from their last checkpoint, as after a worker process's death.
+import { Worker } from "node:worker_threads";
+import path from "node:path";
+import type { Logger } from "@lgp/server-kit";
+import type { ControlBus, EventLog, JobHandler, JobOutcome, RunJob, RunQueue } from "../queue/types";
+import { finishedWithJson, type RunFinishedHooks } from "../runs/finished";
+import type { FromThread, ThreadSettings, ToThread } from "./messages";
+
+/** Loads the thread's TypeScript entry, with tsx registered when the process runs without it. */
+const BOOTSTRAP = `
+const { workerData } = require("node:worker_threads");
+if (!require.extensions[".ts"]) require(workerData.tsx).register();
+require(workerData.entry);
+`;
+
+/** How long a thread has to close its connections once its jobs have ended. */
+const CLOSE_MS = 10_000;
+
+interface Pending {
+  job: RunJob;
+  resolve(outcome: JobOutcome): void;
+}
+
+interface RunThread {
+  worker: Worker;
+  ready: Promise<void>;
+  /** Whether it has loaded its graphs (one that never did is not started again). */
+  started: boolean;
+  pending: Map<number, Pending>;
+}
+
+export interface RunThreadsDeps {
+  events: EventLog;
+  queue: Pick<RunQueue, "enqueue">;
+  control: ControlBus;
+  finished: RunFinishedHooks;
+  logger: Logger;
+  /** Executes a job on the main thread when its thread could not start. */
+  fallback: JobHandler;
+}
+
+export class RunThreads {
+  private readonly threads: RunThread[] = [];
+  private nextId = 1;
+  private closing = false;
+
+  constructor(
+    private readonly settings: Omit<ThreadSettings, "index">,
+    count: number,
+    private readonly deps: RunThreadsDeps,
+  ) {
+    for (let index = 0; index < count; index += 1) this.threads.push(this.spawn(index));
+    // Cancels (and a newer attempt's word) reach the runs wherever they execute.
+    deps.control.subscribe((message) => this.broadcast({ kind: "control", message }));
+  }
+
+  /** Settles once every thread has loaded its graphs; rejects if one cannot. */
+  async started(): Promise<void> {
+    await Promise.all(this.threads.map((thread) => thread.ready));
+  }
+
+  private spawn(index: number): RunThread {
+    const worker = new Worker(BOOTSTRAP, {
+      eval: true,
+      workerData: {
+        settings: { ...this.settings, index } satisfies ThreadSettings,
+        entry: path.join(__dirname, "thread.ts"),
+        tsx: require.resolve("tsx/cjs/api"),
+      },
+    });
+    const pending = new Map<number, Pending>();
+    let ready!: { resolve(): void; reject(error: Error): void };
+    const thread: RunThread = {
+      worker,
+      pending,
+      started: false,
+      ready: new Promise<void>((resolve, reject) => (ready = { resolve, reject })),
+    };
+    thread.ready.catch((error) =>
+      this.deps.logger.error(
+        { err: error, thread: index },
+        "a run thread cannot start; its jobs execute on the main thread",
+      ),
+    );
+    worker.on("message", (message: FromThread) => this.receive(thread, message, ready));
+    worker.on("error", (error) => this.deps.logger.error({ err: error, thread: index }, "run thread failed"));
+    worker.on("exit", (code) => {
+      ready.reject(new Error(`run thread ${index} exited (code ${code}) before it was ready`));
+      // Its runs stay `running`: the sweep hands them back (nothing here holds them any more).
+      for (const job of pending.values()) job.resolve("done");
+      pending.clear();
+      if (this.closing || !thread.started) return;
+      this.deps.logger.error({ thread: index, code }, "run thread exited; starting another");
+      this.threads[this.threads.indexOf(thread)] = this.spawn(index);
+    });
+    return thread;
+  }
+
+  private receive(
+    thread: RunThread,
+    message: FromThread,
+    ready: { resolve(): void; reject(error: Error): void },
+  ): void {
+    const { events, queue, control, finished, logger } = this.deps;
+    const failed = (error: unknown) =>
+      logger.error({ err: error, kind: message.kind }, "cannot apply a run thread's message");
+    switch (message.kind) {
+      case "append":
+        events.append(message.runId, message.event, message.data).catch(failed);
+        break;
+      case "end":
+        events.end(message.runId).catch(failed);
+        break;
+      case "thread-append":
+        events.threads.append(message.threadId, message.method, message.params).catch(failed);
+        break;
+      case "enqueue":
+        queue.enqueue(message.job, { delayMs: message.delayMs }).catch(failed);
+        break;
+      case "publish":
+        control.publish(message.message).catch(failed);
+        break;
+      case "finished":
+        finished.emit(finishedWithJson(message.event, message.event.valuesJson));
+        break;
+      case "outcome": {
+        const job = thread.pending.get(message.id);
+        thread.pending.delete(message.id);
+        job?.resolve(message.outcome === "failed" ? "done" : message.outcome);
+        break;
+      }
+      case "ready":
+        thread.started = true;
+        ready.resolve();
+        break;
+      case "start-failed":
+        ready.reject(new Error(`a run thread cannot start: ${message.message}`));
+        break;
+    }
+  }
+
+  private broadcast(message: ToThread): void {
+    for (const thread of this.threads) thread.worker.postMessage(message);
+  }
+
+  /** The queue's job handler: the job goes to the thread with the fewest jobs. */
+  readonly handle: JobHandler = async (job, { attempt, signal }) => {
+    let thread = this.threads[0];
+    for (const candidate of this.threads) if (candidate.pending.size < thread.pending.size) thread = candidate;
+    try {
+      await thread.ready;
+    } catch {
+      return this.deps.fallback(job, { attempt, signal });
+    }
+    const id = this.nextId++;
+    return new Promise<JobOutcome>((resolve) => {
+      thread.pending.set(id, { job, resolve });
+      thread.worker.postMessage({ kind: "job", id, job, attempt } satisfies ToThread);
+    });
+  };
+
+  /** Runs the threads are executing (the run sweep leaves them alone). */
+  activeRunIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const thread of this.threads) for (const job of thread.pending.values()) ids.add(job.job.runId);
+    return ids;
+  }
+
+  /** Ends the threads; call once the queue has let their jobs end. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(
+      this.threads.map(async ({ worker }) => {
+        const exited = new Promise((resolve) => worker.once("exit", resolve));
+        worker.postMessage({ kind: "close" } satisfies ToThread);
+        const timer = setTimeout(() => void worker.terminate(), CLOSE_MS);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+  }
+}
