@@ -11,7 +11,7 @@
 //
 // Options (environment): BENCH_RUNS (1000), BENCH_THREADS (100), BENCH_CLIENTS (20),
 // BENCH_WORKERS (runtime WORKERS, 20), BENCH_LATENCY_WORKERS (WORKERS of the latency-tuned
-// api+worker run, 6), BENCH_SKIP (comma list: split,latency,redis,memory,protocol,reference,ceiling),
+// api+worker run, 6), BENCH_SKIP (comma list: split,latency,redis,memory,threads,protocol,reference,ceiling),
 // BENCH_CLIENT (sdk, or fetch: the same requests read with a bare fetch), BENCH_TARGET_URL (only
 // the HTTP workload, against a server started by hand; BENCH_PROTOCOL=true: the protocol's).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -279,6 +279,7 @@ async function runtimeWorkload(
   topology: "single" | "api+worker" = "single",
   concurrency = WORKERS,
   protocol = false,
+  extraEnv: Record<string, string> = {},
 ): Promise<Result> {
   const port = await freePort();
   const service = path.join(ROOT, "services/agent-runtime");
@@ -288,6 +289,7 @@ async function runtimeWorkload(
     LANGGRAPH_JSON: CONFIG,
     CHECKPOINT_POOL_SIZE: "20",
     ...(redisPrefix ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: redisPrefix } : { REDIS_URL: "" }),
+    ...extraEnv,
   };
   // api+worker: the API process takes no runs; a worker process executes them (both on Redis).
   const workers =
@@ -395,6 +397,18 @@ async function main(): Promise<void> {
       );
     if (!SKIP.has("memory"))
       results.push(await runtimeWorkload(`this runtime (in-process queue, WORKERS=${WORKERS})`, database));
+    if (!SKIP.has("threads"))
+      results.push(
+        await runtimeWorkload(
+          `this runtime (in-process queue, WORKERS=${WORKERS}, WORKER_THREADS=1)`,
+          database,
+          undefined,
+          "single",
+          WORKERS,
+          false,
+          { WORKER_THREADS: "1" },
+        ),
+      );
     if (!SKIP.has("reference")) {
       try {
         results.push(await referenceWorkload());
