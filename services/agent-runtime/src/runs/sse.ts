@@ -34,22 +34,28 @@ export async function sendEventStream(
       Location: `/threads/${location.threadId}/runs/${location.runId}/stream`,
     }),
   });
-  res.flushHeaders();
+  // Events that arrive together leave in one write; the headers leave with the first ones (a
+  // run's stream has its metadata event at once), or alone at the next turn of the event loop.
+  let corked = false;
+  let written = false;
+  const cork = () => {
+    if (corked) return;
+    corked = true;
+    res.cork();
+    setImmediate(() => {
+      corked = false;
+      if (!written && !res.writableEnded) res.flushHeaders();
+      res.uncork();
+    });
+  };
+  cork();
   // A comment line with no blank line after it: a blank line would make the official client
   // (which keeps the last event id) dispatch an empty event.
   const heartbeat = setInterval(() => res.write(": heartbeat\n"), heartbeatMs);
   try {
-    let corked = false;
     for await (const event of events(controller.signal)) {
-      // Events that arrive together leave in one write.
-      if (!corked) {
-        corked = true;
-        res.cork();
-        setImmediate(() => {
-          corked = false;
-          res.uncork();
-        });
-      }
+      cork();
+      written = true;
       res.write(`event: ${event.event}\ndata: ${event.data}\nid: ${event.id}\n\n`);
     }
   } catch (error) {
