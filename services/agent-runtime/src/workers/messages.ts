@@ -1,6 +1,7 @@
 // What crosses between the main thread and the worker threads that execute runs in the embedded
 // mode (WORKER_THREADS): jobs and control messages one way; event-log writes, wake-ups, control
 // messages, run ends and job outcomes the other. Everything is structured-cloned.
+import type { GraphDefaults } from "../graphs/config";
 import type { RunFinished } from "../runs/finished";
 import type { ControlMessage, JobOutcome, RunJob } from "../queue/types";
 
@@ -10,7 +11,7 @@ export interface ThreadSettings {
   databaseUrl: string;
   poolSize: number;
   langgraphJson: string;
-  graphDefaults?: Record<string, unknown>;
+  graphDefaults?: GraphDefaults;
   strictGraphs: boolean;
   maxAttempts: number;
   logLevel: string;

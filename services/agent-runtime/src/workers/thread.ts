@@ -38,7 +38,7 @@ async function start(): Promise<() => Promise<void>> {
     // The main thread has loaded these already and said what it found: only errors are told again.
     const graphs = await GraphRegistry.load(settings.langgraphJson, checkpointer, {
       logger: logger.child({}, { level: "error" }),
-      defaults: settings.graphDefaults as never,
+      defaults: settings.graphDefaults,
       strict: settings.strictGraphs,
     });
     const project = readGraphProject(settings.langgraphJson);
