@@ -21,13 +21,16 @@ function isPlain(value: object): boolean {
  * replacer gets a message only after its own `toJSON()` (LangChain's costly constructor form),
  * which `toDict()` then runs again. Containers are copied only where something changed.
  */
-function toWire(value: unknown, key: string, ancestors: Set<object>): unknown {
+function toWire(value: unknown, key: string, ancestors: Set<object>, jsonDone = false): unknown {
   if (typeof value === "bigint") return value.toString();
   if (value === null || typeof value !== "object") return value;
-  if (isBaseMessage(value)) return messageToDict(value);
+  // What a message's dict holds is written the same way (a message or a bigint inside it).
+  if (isBaseMessage(value)) return toWire(messageToDict(value), key, ancestors, true);
   if (value instanceof Error) return { error: value.name, message: value.message };
+  // As JSON.stringify: boxed primitives are their values, and toJSON is called once per value.
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) return value.valueOf();
   const json = (value as { toJSON?: unknown }).toJSON;
-  if (typeof json === "function") return toWire(json.call(value, key), key, ancestors);
+  if (!jsonDone && typeof json === "function") return toWire(json.call(value, key), key, ancestors, true);
   if (ancestors.has(value)) throw new TypeError("Converting circular structure to JSON");
   ancestors.add(value);
   try {
@@ -41,8 +44,10 @@ function toWire(value: unknown, key: string, ancestors: Set<object>): unknown {
       return copy ?? value;
     }
     const source = value as Record<string, unknown>;
-    let copy: Record<string, unknown> | undefined = isPlain(value) ? undefined : {};
+    // A copy when the object's own toJSON was already asked (the copy has none to ask again).
+    let copy: Record<string, unknown> | undefined = isPlain(value) && typeof json !== "function" ? undefined : {};
     for (const name of Object.keys(source)) {
+      if (copy && typeof source[name] === "function") continue;
       const item = toWire(source[name], name, ancestors);
       if (item !== source[name] && !copy) copy = { ...source };
       if (copy) copy[name] = item;

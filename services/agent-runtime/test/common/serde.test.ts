@@ -66,6 +66,30 @@ describe("messages on the wire", () => {
     });
   });
 
+  test("what a message carries is written the same way: messages inside it as dicts, bigints as strings", async () => {
+    const { ToolMessage } = await import("@langchain/core/messages");
+    const tool = new ToolMessage({
+      content: "done",
+      tool_call_id: "t1",
+      id: "m1",
+      artifact: [new HumanMessage({ content: "inner", id: "h2" })],
+      response_metadata: { tokens: 5n },
+    });
+    const wire = JSON.parse(
+      serialize({ messages: [tool], boxed: [new String("ab"), new Number(3), new Boolean(true)] }),
+    );
+    expect(wire.messages[0]).toMatchObject({
+      type: "tool",
+      content: "done",
+      artifact: [{ type: "human", content: "inner", id: "h2" }],
+      response_metadata: { tokens: "5" },
+    });
+    expect(wire.boxed).toEqual(["ab", 3, true]);
+    // toJSON is asked once, as JSON.stringify asks it: what it answers is written as it is.
+    const inner = { toJSON: () => "inner's own form" };
+    expect(JSON.parse(serialize({ outer: { toJSON: () => inner } }))).toEqual({ outer: {} });
+  });
+
   test("leaves the value it writes untouched, and refuses a circular one as JSON.stringify does", () => {
     const value = { messages: [new HumanMessage({ content: "SF", id: "h1" })] };
     serialize(value);
