@@ -262,6 +262,19 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
         "WORKER_THREADS is for the in-process queue; with REDIS_URL runs execute on this thread (run worker processes to use more cores)",
       );
 
+    /**
+     * A run whose thread died after finishing it in the database and before announcing it: its
+     * event log is ended (readers stop waiting) and its hooks run, with the thread's values.
+     */
+    async function settleLostRun(runId: string): Promise<void> {
+      const run = await runRepository.findById(runId);
+      if (!run || run.status === "pending" || run.status === "running") return;
+      await events.end(runId);
+      if (!finished.listened) return;
+      const thread = await threadRepository.find(run.thread_id);
+      finished.emit({ run, status: run.status, values: thread?.values ?? null });
+    }
+
     let sweeper: NodeJS.Timeout | undefined;
     const runtime: Runtime = {
       config,
@@ -295,7 +308,8 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
           runThreads = new RunThreads(
             {
               databaseUrl: config.DATABASE_URL,
-              // The threads share the pool's connections between them.
+              // Each thread has its own pools besides the main thread's: a share of
+              // CHECKPOINT_POOL_SIZE for the checkpointer and run statements (and 3 for the rest).
               poolSize: Math.max(2, Math.ceil(config.CHECKPOINT_POOL_SIZE / config.WORKER_THREADS)),
               langgraphJson: config.LANGGRAPH_JSON,
               graphDefaults: config.LANGGRAPH_CONFIG,
@@ -304,7 +318,15 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
               logLevel: config.LOG_LEVEL,
             },
             config.WORKER_THREADS,
-            { events, queue, control, finished, logger, fallback: executor.handle },
+            {
+              events,
+              queue,
+              control,
+              finished,
+              logger,
+              fallback: executor.handle,
+              lost: (job) => settleLostRun(job.runId),
+            },
           );
           // After the queue has let the threads' jobs end, before the logs and pools close.
           const started = runThreads;

@@ -26,7 +26,8 @@ const send = (message: FromThread) => port.postMessage(message);
 
 async function start(): Promise<() => Promise<void>> {
   const logger = createLogger(`agent-runtime-thread-${settings.index}`, settings.logLevel);
-  const db = createDb(settings.databaseUrl);
+  // Store and checkpoint-table reads only: the run path goes through the pg pool below.
+  const db = createDb(settings.databaseUrl, 3);
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: settings.poolSize });
   pool.on("error", (error) => logger.error({ err: error }, "checkpointer pool error"));
   const closeAll = async () => {

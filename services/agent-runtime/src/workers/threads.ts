@@ -24,6 +24,8 @@ const CLOSE_MS = 10_000;
 interface Pending {
   job: RunJob;
   resolve(outcome: JobOutcome): void;
+  /** Whether the run's event log was ended (the thread finished the run). */
+  ended?: boolean;
 }
 
 interface RunThread {
@@ -31,7 +33,14 @@ interface RunThread {
   ready: Promise<void>;
   /** Whether it has loaded its graphs (one that never did is not started again). */
   started: boolean;
+  /** Whether it could not start: its jobs execute on the main thread. */
+  failed: boolean;
+  /** Settles when the thread has exited. */
+  exited: Promise<void>;
+  /** Jobs sent to it, by id. */
   pending: Map<number, Pending>;
+  /** Jobs given to it, those still waiting for it to start included. */
+  load: number;
 }
 
 export interface RunThreadsDeps {
@@ -42,6 +51,12 @@ export interface RunThreadsDeps {
   logger: Logger;
   /** Executes a job on the main thread when its thread could not start. */
   fallback: JobHandler;
+  /**
+   * Called for each run a thread was executing when it died before ending the run's event log:
+   * a run it had already finished in the database still needs its log ended and its hooks run.
+   * (One still `running` is handed back by the run sweep.)
+   */
+  lost(job: RunJob): Promise<void>;
 }
 
 export class RunThreads {
@@ -59,11 +74,6 @@ export class RunThreads {
     deps.control.subscribe((message) => this.broadcast({ kind: "control", message }));
   }
 
-  /** Settles once every thread has loaded its graphs; rejects if one cannot. */
-  async started(): Promise<void> {
-    await Promise.all(this.threads.map((thread) => thread.ready));
-  }
-
   private spawn(index: number): RunThread {
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
@@ -75,24 +85,39 @@ export class RunThreads {
     });
     const pending = new Map<number, Pending>();
     let ready!: { resolve(): void; reject(error: Error): void };
+    let exited!: () => void;
     const thread: RunThread = {
       worker,
       pending,
       started: false,
+      failed: false,
+      load: 0,
       ready: new Promise<void>((resolve, reject) => (ready = { resolve, reject })),
+      exited: new Promise<void>((resolve) => (exited = resolve)),
     };
-    thread.ready.catch((error) =>
+    thread.ready.catch((error) => {
+      thread.failed = true;
       this.deps.logger.error(
         { err: error, thread: index },
         "a run thread cannot start; its jobs execute on the main thread",
-      ),
-    );
+      );
+    });
     worker.on("message", (message: FromThread) => this.receive(thread, message, ready));
     worker.on("error", (error) => this.deps.logger.error({ err: error, thread: index }, "run thread failed"));
     worker.on("exit", (code) => {
+      exited();
       ready.reject(new Error(`run thread ${index} exited (code ${code}) before it was ready`));
-      // Its runs stay `running`: the sweep hands them back (nothing here holds them any more).
-      for (const job of pending.values()) job.resolve("done");
+      // Its runs still `running` are handed back by the sweep (nothing here holds them any more);
+      // those it had finished but not announced are announced here.
+      for (const job of pending.values()) {
+        if (!job.ended)
+          void this.deps
+            .lost(job.job)
+            .catch((error) =>
+              this.deps.logger.error({ err: error, runId: job.job.runId }, "cannot settle a lost thread's run"),
+            );
+        job.resolve("done");
+      }
       pending.clear();
       if (this.closing || !thread.started) return;
       this.deps.logger.error({ thread: index, code }, "run thread exited; starting another");
@@ -114,6 +139,7 @@ export class RunThreads {
         events.append(message.runId, message.event, message.data).catch(failed);
         break;
       case "end":
+        for (const job of thread.pending.values()) if (job.job.runId === message.runId) job.ended = true;
         events.end(message.runId).catch(failed);
         break;
       case "thread-append":
@@ -150,18 +176,26 @@ export class RunThreads {
 
   /** The queue's job handler: the job goes to the thread with the fewest jobs. */
   readonly handle: JobHandler = async (job, { attempt, signal }) => {
-    let thread = this.threads[0];
-    for (const candidate of this.threads) if (candidate.pending.size < thread.pending.size) thread = candidate;
+    let thread: RunThread | undefined;
+    for (const candidate of this.threads)
+      if (!candidate.failed && (!thread || candidate.load < thread.load)) thread = candidate;
+    if (!thread) return this.deps.fallback(job, { attempt, signal });
+    const chosen = thread;
+    chosen.load += 1;
     try {
-      await thread.ready;
-    } catch {
-      return this.deps.fallback(job, { attempt, signal });
+      try {
+        await chosen.ready;
+      } catch {
+        return await this.deps.fallback(job, { attempt, signal });
+      }
+      const id = this.nextId++;
+      return await new Promise<JobOutcome>((resolve) => {
+        chosen.pending.set(id, { job, resolve });
+        chosen.worker.postMessage({ kind: "job", id, job, attempt } satisfies ToThread);
+      });
+    } finally {
+      chosen.load -= 1;
     }
-    const id = this.nextId++;
-    return new Promise<JobOutcome>((resolve) => {
-      thread.pending.set(id, { job, resolve });
-      thread.worker.postMessage({ kind: "job", id, job, attempt } satisfies ToThread);
-    });
   };
 
   /** Runs the threads are executing (the run sweep leaves them alone). */
@@ -175,9 +209,8 @@ export class RunThreads {
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all(
-      this.threads.map(async ({ worker }) => {
-        const exited = new Promise((resolve) => worker.once("exit", resolve));
-        worker.postMessage({ kind: "close" } satisfies ToThread);
+      this.threads.map(async ({ worker, exited }) => {
+        worker.postMessage({ kind: "close" } satisfies ToThread); // nothing happens if it has exited
         const timer = setTimeout(() => void worker.terminate(), CLOSE_MS);
         await exited;
         clearTimeout(timer);
