@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
 import { pinoHttp } from "pino-http";
 import swaggerUi from "swagger-ui-express";
 import type { Logger } from "../logger";
@@ -10,7 +11,6 @@ import { rejectUnstorableText } from "./storable-text";
 import { isTransientError } from "../transient";
 import { defaultJsonContentType, nullAsAbsent } from "./tolerant";
 import { toValidationIssue } from "./validation";
-import { contractValidator } from "./contract-validator";
 
 export interface ServiceAppOptions {
   service: string;
@@ -141,7 +141,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(rejectUnstorableText);
   if (options.tolerantInput) app.use(nullAsAbsent(options.apiSpec));
   app.use(
-    contractValidator(options.apiSpec, {
+    OpenApiValidator.middleware({
+      apiSpec: options.apiSpec as never,
       validateRequests: { allowUnknownQueryParameters: options.tolerantInput ?? false, coerceTypes: true },
       validateResponses: options.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
