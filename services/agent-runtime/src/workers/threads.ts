@@ -4,19 +4,13 @@
 // event logs (filled from the threads' messages, in order), the queue, the control bus and the
 // run-finished hooks. A thread that dies is replaced; its runs are left `running`, and the run
 // sweep hands them back to resume from their last checkpoint, as after a worker process's death.
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import path from "node:path";
 import type { Logger } from "@lgp/server-kit";
+import { startTypeScriptWorker } from "../common/typescript-worker";
 import type { ControlBus, EventLog, JobHandler, JobOutcome, RunJob, RunQueue } from "../queue/types";
 import { finishedWithJson, type RunFinishedHooks } from "../runs/finished";
 import type { FromThread, ThreadSettings, ToThread } from "./messages";
-
-/** Loads the thread's TypeScript entry, with tsx registered when the process runs without it. */
-const BOOTSTRAP = `
-const { workerData } = require("node:worker_threads");
-if (!require.extensions[".ts"]) require(workerData.tsx).register();
-require(workerData.entry);
-`;
 
 /** How long a thread has to close its connections once its jobs have ended. */
 const CLOSE_MS = 10_000;
@@ -75,13 +69,8 @@ export class RunThreads {
   }
 
   private spawn(index: number): RunThread {
-    const worker = new Worker(BOOTSTRAP, {
-      eval: true,
-      workerData: {
-        settings: { ...this.settings, index } satisfies ThreadSettings,
-        entry: path.join(__dirname, "thread.ts"),
-        tsx: require.resolve("tsx/cjs/api"),
-      },
+    const worker = startTypeScriptWorker(path.join(__dirname, "thread.ts"), {
+      settings: { ...this.settings, index } satisfies ThreadSettings,
     });
     const pending = new Map<number, Pending>();
     let ready!: { resolve(): void; reject(error: Error): void };

@@ -3,21 +3,14 @@
 // loop), bounded in time, one graph at a time; the answer, or the failure, is kept for the process's
 // life. A failure is logged once as a warning, and callers keep the run-time schemas.
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import type { Logger } from "@lgp/server-kit";
+import { startTypeScriptWorker } from "../../common/typescript-worker";
 import type { SourceGraphSpec, SourceSchemas } from "./extract";
 
 export type { SourceGraphSchema, SourceSchemas } from "./extract";
 
 /** The default time limit of one extraction (the official server's default too). */
 export const DEFAULT_SCHEMA_TIMEOUT_MS = 30_000;
-
-// The worker is TypeScript: tsx's CommonJS hook compiles it, whether or not the process runs under tsx.
-const BOOTSTRAP = `
-const { workerData } = require("node:worker_threads");
-if (!require.extensions[".ts"]) require(workerData.tsx).register();
-require(workerData.entry);
-`;
 
 export interface SourceSchemaReaderOptions {
   timeoutMs?: number;
@@ -69,13 +62,15 @@ export class SourceSchemaReader {
   private extract(spec: SourceGraphSpec): Promise<SourceSchemas> {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_SCHEMA_TIMEOUT_MS;
     return new Promise((resolve, reject) => {
-      const worker = new Worker(BOOTSTRAP, {
-        eval: true,
-        workerData: { spec, entry: path.join(__dirname, "worker.ts"), tsx: require.resolve("tsx/cjs/api") },
-        resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? 2048 },
-        stdout: true,
-        stderr: true,
-      });
+      const worker = startTypeScriptWorker(
+        path.join(__dirname, "worker.ts"),
+        { spec },
+        {
+          resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? 2048 },
+          stdout: true,
+          stderr: true,
+        },
+      );
       // What the compiler or the generator print is not the server's log.
       worker.stdout.resume();
       worker.stderr.resume();
