@@ -136,7 +136,7 @@ export class RunExecutor {
     return "done";
   };
 
-  private async execute(run: RunRow, thread: ClaimedThread, latest?: CheckpointRow | null): Promise<void> {
+  private async execute(run: RunRow, thread: ClaimedThread, latest: CheckpointRow | null): Promise<void> {
     const { graphs, events, logger } = this.deps;
     const kwargs = run.kwargs;
     const controller = new AbortController();
@@ -178,8 +178,7 @@ export class RunExecutor {
         { ...config, configurable },
         { access: "threads.create_run", context: kwargs.context as Record<string, unknown> | undefined },
       );
-      if (latest !== undefined)
-        (graph.checkpointer as Partial<RuntimeCheckpointer>)?.prefetch?.(run.run_id, run.thread_id, latest);
+      (graph.checkpointer as Partial<RuntimeCheckpointer>)?.prefetch?.(run.run_id, run.thread_id, latest);
       // A later attempt (its worker died) continues from the run's last checkpoint: no input,
       // so finished steps are not run again. Without a checkpoint yet, it starts over.
       const resuming = run.attempt > 1 && (await this.deps.checkpoints.hasRunCheckpoint(run.thread_id, run.run_id));

@@ -69,13 +69,13 @@ export interface NewRun {
 export type ClaimedThread = Pick<ThreadRow, "metadata">;
 
 /**
- * A claimed run, its thread, and (when the repository has the checkpointer) its thread's latest
- * root checkpoint as the claim read it: `null` when the thread has none.
+ * A claimed run, its thread, and its thread's latest root checkpoint as the claim read it: `null`
+ * when the thread has none.
  */
 export interface Claimed {
   run: RunRow;
   thread: ClaimedThread;
-  checkpoint?: CheckpointRow | null;
+  checkpoint: CheckpointRow | null;
 }
 
 /** The checkpoint read's columns as the claim answers them (prefixed, beside the run's). */
@@ -109,7 +109,7 @@ export class RunRepository {
   constructor(
     private readonly pool: pg.Pool,
     /** The checkpointer whose latest-checkpoint read a claim makes in the same statement. */
-    private readonly checkpoints?: Pick<RuntimeCheckpointer, "latestCheckpointSql">,
+    private readonly checkpoints: Pick<RuntimeCheckpointer, "latestCheckpointSql">,
   ) {}
 
   private async query<T>(sql: Prisma.Sql): Promise<T[]> {
@@ -198,26 +198,20 @@ export class RunRepository {
    */
   async claim(runId: string, resume: boolean): Promise<Claimed | undefined> {
     const statuses = resume ? Prisma.sql`('pending', 'running')` : Prisma.sql`('pending')`;
-    const update = Prisma.sql`
-      UPDATE runs r SET status = 'running', attempt = r.attempt + 1, updated_at = now()
-      FROM threads t
-      WHERE r.run_id = ${runId}::uuid AND r.status IN ${statuses} AND t.thread_id = r.thread_id
-        AND r.created_at + make_interval(secs => COALESCE((r.kwargs->>'after_seconds')::float8, 0)) <= now()
-        AND NOT EXISTS (
-          SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.run_id <> r.run_id
-            AND (o.status = 'running' OR (o.status = 'pending' AND o.run_id < r.run_id)))
-      RETURNING r.*, t.metadata AS thread_metadata`;
-    if (!this.checkpoints) {
-      const row = (await this.query<RunRow & { thread_metadata: ThreadRow["metadata"] }>(update))[0];
-      if (!row) return undefined;
-      const { thread_metadata: metadata, ...run } = row;
-      return { run, thread: { metadata } };
-    }
-    // The graph's first read, its thread's latest checkpoint, in the same round trip (same snapshot).
+    // With the graph's first read, its thread's latest checkpoint, in the same round trip (same snapshot).
     const latest = Prisma.raw(this.checkpoints.latestCheckpointSql("c.thread_id::text"));
     const row = (
       await this.query<RunRow & { thread_metadata: ThreadRow["metadata"] } & PrefixedCheckpoint>(Prisma.sql`
-      WITH c AS (${update})
+      WITH c AS (
+        UPDATE runs r SET status = 'running', attempt = r.attempt + 1, updated_at = now()
+        FROM threads t
+        WHERE r.run_id = ${runId}::uuid AND r.status IN ${statuses} AND t.thread_id = r.thread_id
+          AND r.created_at + make_interval(secs => COALESCE((r.kwargs->>'after_seconds')::float8, 0)) <= now()
+          AND NOT EXISTS (
+            SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.run_id <> r.run_id
+              AND (o.status = 'running' OR (o.status = 'pending' AND o.run_id < r.run_id)))
+        RETURNING r.*, t.metadata AS thread_metadata
+      )
       SELECT c.*, ck.checkpoint AS ck_checkpoint, ck.checkpoint_id AS ck_checkpoint_id,
              ck.parent_checkpoint_id AS ck_parent_checkpoint_id, ck.metadata AS ck_metadata,
              ck.channel_values AS ck_channel_values, ck.pending_writes AS ck_pending_writes
