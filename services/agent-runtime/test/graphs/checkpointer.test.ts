@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testi
 import pg from "pg";
 import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
 import { GraphRegistry } from "../../src/graphs/registry";
+import { RunRepository } from "../../src/runs/repository";
 import { EXAMPLES_CONFIG } from "../support/harness";
 
 let database: TestDatabase;
@@ -109,6 +110,25 @@ test("a run's first read of its thread comes from its claim's statement, once, a
     // Taken once: the run's next read, and any other run's, go to the database.
     await saver.getTuple({ configurable: { thread_id: threadId, run_id: "run-2" } });
     expect(reads()).toBe(before + 1);
+
+    // A run's claim makes that read in its own statement, and what it answers reads the same.
+    const assistantId = randomUUID();
+    const claimedRunId = randomUUID();
+    await recording.query(
+      `INSERT INTO assistants (assistant_id, graph_id, config, context, metadata, name, version)
+       VALUES ($1, 'approval', '{}', '{}', '{}', 'approval', 1)`,
+      [assistantId],
+    );
+    await recording.query("INSERT INTO threads (thread_id) VALUES ($1)", [threadId]);
+    await recording.query(
+      `INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, kwargs, multitask_strategy)
+       VALUES ($1, $2, $3, 'pending', '{}', '{}', 'reject')`,
+      [claimedRunId, threadId, assistantId],
+    );
+    const claimed = await new RunRepository(recording, saver).claim(claimedRunId, false);
+    expect(claimed?.checkpoint?.pending_writes?.length).toBeGreaterThan(0);
+    saver.prefetch(claimedRunId, threadId, claimed!.checkpoint);
+    expect(await saver.getTuple({ configurable: { thread_id: threadId, run_id: claimedRunId } })).toEqual(fromDatabase);
 
     // A run resumed from the prefetched checkpoint goes on from it, without reading it again.
     saver.prefetch("run-3", threadId, rows[0]);
