@@ -78,23 +78,10 @@ export interface Claimed {
   checkpoint: CheckpointRow | null;
 }
 
-/**
- * The checkpoint read's columns as the claim answers them (prefixed, beside the run's), its blob
- * arrays as JSON arrays of `\\x...` hex strings (see claim).
- */
+/** The checkpoint read's columns as the claim answers them (prefixed, beside the run's). */
 type PrefixedCheckpoint = {
-  [K in keyof CheckpointRow as `ck_${K}`]: K extends "channel_values" | "pending_writes"
-    ? (string | null)[][] | null
-    : CheckpointRow[K] | null;
+  [K in keyof CheckpointRow as `ck_${K}`]: CheckpointRow[K] | null;
 };
-
-/**
- * Hex text (`\\x` and the digits, as PostgreSQL writes a bytea) to bytes, for each row of an array;
- * `null` stays (an `empty` channel has no blob).
- */
-function hexRows(rows: (string | null)[][] | null): (Uint8Array | null)[][] | null {
-  return rows && rows.map((row) => row.map((hex) => (hex === null ? null : Buffer.from(hex.slice(2), "hex"))));
-}
 
 /** The row a new run has once inserted (pending, not yet attempted). */
 export function pendingRunRow(run: NewRun, createdAt: Date): RunRow {
@@ -211,9 +198,7 @@ export class RunRepository {
    */
   async claim(runId: string, resume: boolean): Promise<Claimed | undefined> {
     const statuses = resume ? Prisma.sql`('pending', 'running')` : Prisma.sql`('pending')`;
-    // With the graph's first read, its thread's latest checkpoint, in the same round trip (same
-    // snapshot). Its blobs come as JSON: a `bytea[][]` is parsed by `pg` character by character in
-    // JavaScript, a cost that grows with the thread's history; JSON and hex are parsed natively.
+    // With the graph's first read, its thread's latest checkpoint, in the same round trip (same snapshot).
     const latest = Prisma.raw(this.checkpoints.latestCheckpointSql("c.thread_id::text"));
     const row = (
       await this.query<RunRow & { thread_metadata: ThreadRow["metadata"] } & PrefixedCheckpoint>(Prisma.sql`
@@ -229,8 +214,7 @@ export class RunRepository {
       )
       SELECT c.*, ck.checkpoint AS ck_checkpoint, ck.checkpoint_id AS ck_checkpoint_id,
              ck.parent_checkpoint_id AS ck_parent_checkpoint_id, ck.metadata AS ck_metadata,
-             array_to_json(ck.channel_values) AS ck_channel_values,
-             array_to_json(ck.pending_writes) AS ck_pending_writes
+             ck.channel_values AS ck_channel_values, ck.pending_writes AS ck_pending_writes
       FROM c LEFT JOIN LATERAL (${latest}) ck ON true`)
     )[0];
     if (!row) return undefined;
@@ -255,8 +239,8 @@ export class RunRepository {
               checkpoint_id: checkpointId,
               parent_checkpoint_id: parentId,
               metadata: checkpointMetadata,
-              channel_values: hexRows(channelValues),
-              pending_writes: hexRows(pendingWrites),
+              channel_values: channelValues,
+              pending_writes: pendingWrites,
             } as CheckpointRow),
     };
   }

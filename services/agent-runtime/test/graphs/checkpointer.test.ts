@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
 import pg from "pg";
-import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
+import { jsonBlobArrays, RuntimeCheckpointer } from "../../src/graphs/checkpointer";
 import { GraphRegistry } from "../../src/graphs/registry";
 import { RunRepository } from "../../src/runs/repository";
 import { EXAMPLES_CONFIG } from "../support/harness";
@@ -47,6 +47,15 @@ test("what the runtime checkpointer writes, the official PostgresSaver reads the
   // The interrupt is a pending write of the checkpoint.
   expect(latest?.pendingWrites?.some(([, channel]) => channel === "__interrupt__")).toBe(true);
 
+  // Ours reads its blobs as JSON (not bytea arrays), and reads exactly what the official saver reads.
+  const sql = (saver: PostgresSaver) => (saver as unknown as { SQL_STATEMENTS: { SELECT_SQL: string } }).SQL_STATEMENTS;
+  expect(sql(ours).SELECT_SQL.match(/array_to_json\(array_agg/g)).toHaveLength(2);
+  expect(jsonBlobArrays(sql(official).SELECT_SQL)).toBe(sql(ours).SELECT_SQL);
+  expect(await ours.getTuple({ configurable: { thread_id: threadId } })).toEqual(latest);
+  const ourTuples = [];
+  for await (const tuple of ours.list({ configurable: { thread_id: threadId } })) ourTuples.push(tuple);
+  expect(ourTuples).toEqual(tuples);
+
   // Resuming through the official saver continues from what ours wrote.
   (writer as { checkpointer: unknown }).checkpointer = official;
   const { Command } = await import("@langchain/langgraph");
@@ -73,6 +82,12 @@ test("a thread stored with the official saver's integer versions goes on with ou
   const latest = await ours.getTuple(config);
   expect(Object.values(latest!.checkpoint.channel_versions).some((version) => !Number.isInteger(version))).toBe(true);
   expect(latest!.checkpoint.channel_values).toMatchObject({ draft: "proposal: old", approved: true });
+  expect(latest).toEqual(await official.getTuple(config));
+});
+
+test("a saver whose read no longer has the two blob arrays keeps its read as it is", () => {
+  const other = "select checkpoint, (select array_agg(array[bl.channel::bytea, bl.blob]) from blobs bl) from cp";
+  expect(jsonBlobArrays(other)).toBe(other);
 });
 
 /** A pool that remembers the text of every statement sent through it. */
