@@ -143,6 +143,9 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(
     OpenApiValidator.middleware({
       apiSpec: options.apiSpec as never,
+      // The bundled contracts are checked against the OpenAPI schema by their own test
+      // (packages/contracts/test); checking again here doubled each app's validator build.
+      validateApiSpec: false,
       validateRequests: { allowUnknownQueryParameters: options.tolerantInput ?? false, coerceTypes: true },
       validateResponses: options.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
