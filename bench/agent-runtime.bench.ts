@@ -20,7 +20,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
 import { startCountMeter, enableStatementStats, type Counts } from "./counts";
-import { groupCpuMs, ownCpuMs, startCpuMeter, type CpuSplit } from "./cpu";
+import { groupCpuMs, measureBackground, ownCpuMs, startCpuMeter, type CpuSplit } from "./cpu";
 import { Client } from "@langchain/langgraph-sdk";
 import { freePort, migrate, waitUntilOk } from "@lgp/server-kit";
 import { createEmptyDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
@@ -364,6 +364,9 @@ async function main(): Promise<void> {
   console.log(
     `workload: echo graph, ${CLIENTS} concurrent clients, ${RUNS} streamed runs on ${THREADS} threads (+${WARMUP} warm-up)`,
   );
+  // Before anything starts: the machine's own load, which "rest" would otherwise charge to the runs.
+  const background = await measureBackground();
+  console.log(`machine background load: ${format(background, 1)} CPU ms/s (taken out of "rest")`);
   const results: Result[] = [];
   const database = await createEmptyDatabase("bench_agent_runtime");
   const prefix = `lgp-bench-${Date.now().toString(36)}`;

@@ -59,12 +59,29 @@ export function ownCpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
+/**
+ * What the machine is busy with when nothing of the benchmark runs (other services' timers, the
+ * kernel's housekeeping), in CPU ms per second; set by measureBackground. A slower target runs
+ * longer and would otherwise be charged more of it per run.
+ */
+let backgroundMsPerSecond = 0;
+
+/** Measures the machine's background load for `ms` while nothing of the benchmark runs. */
+export async function measureBackground(ms = 3000): Promise<number> {
+  const start = machineBusyMs();
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const rate = ((machineBusyMs() - start) / (performance.now() - started)) * 1000;
+  backgroundMsPerSecond = Number.isFinite(rate) ? Math.max(0, rate) : 0;
+  return backgroundMsPerSecond;
+}
+
 export interface CpuSplit {
   /** The system under test: runtime processes (API and workers), or the in-process ceiling. */
   server: number;
   /** The benchmark's clients (this process), when they are not the system under test. */
   clients: number;
-  /** Everything else the machine did: PostgreSQL, Redis, the kernel's share. */
+  /** Everything else the machine did (PostgreSQL, Redis, the kernel's share), its background load taken out. */
   rest: number;
 }
 
@@ -75,11 +92,12 @@ export interface CpuSplit {
  */
 export function startCpuMeter(serverCpuMs: () => number): (runs: number) => CpuSplit {
   const inProcess = serverCpuMs === ownCpuMs;
-  const start = { server: serverCpuMs(), own: ownCpuMs(), machine: machineBusyMs() };
+  const start = { server: serverCpuMs(), own: ownCpuMs(), machine: machineBusyMs(), at: performance.now() };
   return (runs) => {
     const server = serverCpuMs() - start.server;
     const clients = inProcess ? 0 : ownCpuMs() - start.own;
-    const machine = machineBusyMs() - start.machine;
+    const background = (backgroundMsPerSecond * (performance.now() - start.at)) / 1000;
+    const machine = machineBusyMs() - start.machine - background;
     return { server: server / runs, clients: clients / runs, rest: (machine - server - clients) / runs };
   };
 }
