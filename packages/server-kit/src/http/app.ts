@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
-import * as OpenApiValidator from "express-openapi-validator";
 import { pinoHttp } from "pino-http";
 import swaggerUi from "swagger-ui-express";
 import type { Logger } from "../logger";
@@ -11,6 +10,7 @@ import { rejectUnstorableText } from "./storable-text";
 import { isTransientError } from "../transient";
 import { defaultJsonContentType, nullAsAbsent } from "./tolerant";
 import { toValidationIssue } from "./validation";
+import { contractValidator } from "./contract-validator";
 
 export interface ServiceAppOptions {
   service: string;
@@ -141,8 +141,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(rejectUnstorableText);
   if (options.tolerantInput) app.use(nullAsAbsent(options.apiSpec));
   app.use(
-    OpenApiValidator.middleware({
-      apiSpec: options.apiSpec as never,
+    contractValidator(options.apiSpec, {
       // The bundled contracts are checked against the OpenAPI schema by their own test
       // (packages/contracts/test); checking again here doubled each app's validator build.
       validateApiSpec: false,
