@@ -45,8 +45,13 @@ export class MemoryRunQueue implements RunQueue {
     return true;
   }
 
+  startsNow(): boolean {
+    return !!this.handler && !this.closed && this.active + this.ready.length < this.concurrency;
+  }
+
+  /** Runs claimed at creation whose job waits for a worker (the executor answers for the rest). */
   async heldRunIds(): Promise<Set<string>> {
-    return new Set();
+    return new Set(this.ready.filter((job) => job.claimed).map((job) => job.runId));
   }
 
   startWorkers(concurrency: number, handler: JobHandler): void {

@@ -1,9 +1,15 @@
 // The two interfaces runs travel through: a queue of run jobs (BullMQ with Redis, in-process
 // without) and a per-run event log that stream readers follow (Redis Streams, or in memory).
+import type { Claimed } from "../runs/repository";
 
 export interface RunJob {
   runId: string;
   threadId: string;
+  /**
+   * The run as its creation claimed it (the in-process queue, when a worker was free): the worker
+   * executes it without claiming it again.
+   */
+  claimed?: Claimed;
 }
 
 /**
@@ -19,6 +25,11 @@ export interface RunQueue {
   enqueue(job: RunJob, options?: { delayMs?: number }): Promise<void>;
   /** Whether jobs can be added right now (false while Redis is unreachable). */
   reachable(): boolean;
+  /**
+   * Whether a job added now starts at once in this process (a worker is free), so its run may be
+   * claimed as it is created; a queue that cannot say (Redis: any process's worker takes it) has none.
+   */
+  startsNow?(): boolean;
   /**
    * Runs whose job some worker holds, in any process (what the stuck-run sweep must leave alone);
    * the in-process queue knows only its own process, whose executor answers for it.

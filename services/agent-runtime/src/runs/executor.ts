@@ -102,6 +102,12 @@ export class RunExecutor {
 
   /** The queue's job handler. */
   readonly handle: JobHandler = async (job, { attempt }) => {
+    // Claimed by its creation: nothing else can have taken it since (a later attempt would have
+    // to be handed it by the run sweep, which leaves alone the runs whose job is waiting).
+    if (job.claimed && attempt === 1) {
+      await this.execute(job.claimed.run, job.claimed.thread, job.claimed.checkpoint);
+      return "done";
+    }
     let claimed: Awaited<ReturnType<RunRepository["claim"]>>;
     try {
       claimed = await this.deps.runs.claim(job.runId, attempt > 1);

@@ -63,6 +63,8 @@ export interface NewRun {
   rejectIfBusy: boolean;
   /** The caller's auth filters on the thread's metadata: a thread it may not see is missing. */
   access?: AuthFilters;
+  /** Claim the run in the same statement when its thread is free (see RunRepository.insert). */
+  claim?: boolean;
 }
 
 /** What a worker needs of a run's thread. */
@@ -99,7 +101,33 @@ export function pendingRunRow(run: NewRun, createdAt: Date): RunRow {
   };
 }
 
-export type InsertOutcome = { run: RunRow } | { missingThread: true } | { busy: true };
+export type InsertOutcome = { run: RunRow; claimed?: Claimed } | { missingThread: true } | { busy: true };
+
+/** What a claim answers beside the run: its thread's metadata and latest checkpoint (`ck_` columns). */
+type ClaimedColumns = { thread_metadata: ThreadRow["metadata"] } & PrefixedCheckpoint;
+
+/** The checkpoint read's columns (of `ck`), prefixed to sit beside a run's. */
+const CHECKPOINT_COLUMNS = Prisma.sql`ck.checkpoint AS ck_checkpoint, ck.checkpoint_id AS ck_checkpoint_id,
+  ck.parent_checkpoint_id AS ck_parent_checkpoint_id, ck.metadata AS ck_metadata,
+  ck.channel_values AS ck_channel_values, ck.pending_writes AS ck_pending_writes`;
+
+function claimedFrom(run: RunRow, columns: ClaimedColumns): Claimed {
+  return {
+    run,
+    thread: { metadata: columns.thread_metadata },
+    checkpoint:
+      columns.ck_checkpoint_id === null
+        ? null
+        : ({
+            checkpoint: columns.ck_checkpoint,
+            checkpoint_id: columns.ck_checkpoint_id,
+            parent_checkpoint_id: columns.ck_parent_checkpoint_id,
+            metadata: columns.ck_metadata,
+            channel_values: columns.ck_channel_values,
+            pending_writes: columns.ck_pending_writes,
+          } as CheckpointRow),
+  };
+}
 
 /**
  * Runs are on every request's hot path, so their statements go straight to a `pg` pool (the
@@ -120,7 +148,11 @@ export class RunRepository {
     return (await this.pool.query(prepared(sql.text, sql.values as unknown[]))).rowCount ?? 0;
   }
 
-  /** Inserts a pending run and marks its thread busy, in one statement. */
+  /**
+   * Inserts a pending run and marks its thread busy, in one statement. With `claim` (its caller
+   * starts the run at once when it gets it), a run whose thread is free is inserted `running`
+   * instead, claimed as `claim()` would claim it and with what a claim reads: one statement fewer.
+   */
   async insert(run: NewRun): Promise<InsertOutcome> {
     const guard = run.rejectIfBusy
       ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running'))`
@@ -134,17 +166,40 @@ export class RunRepository {
             || COALESCE(config -> 'configurable', '{}') || COALESCE(${JSON.stringify(config.run)}::jsonb -> 'configurable', '{}'))
         END,`
       : Prisma.empty;
-    const rows = await this.query<{ created_at: Date }>(Prisma.sql`
+    // Free: the thread was not busy and has no pending or running run. Its status is read under
+    // the row's lock (FOR UPDATE answers the latest version once a concurrent creation commits),
+    // as the statement's snapshot would miss a run that creation is inserting.
+    const claim = run.claim
+      ? {
+          lock: Prisma.sql`FROM (SELECT status AS was_status FROM threads WHERE thread_id = ${run.threadId}::uuid FOR UPDATE) was`,
+          free: Prisma.sql`was.was_status <> 'busy' AND NOT EXISTS (
+            SELECT 1 FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running'))`,
+          read: Prisma.sql`, t.metadata AS thread_metadata, ${CHECKPOINT_COLUMNS}
+            FROM r CROSS JOIN t LEFT JOIN LATERAL (${Prisma.raw(this.checkpoints.latestCheckpointSql("t.thread_id::text"))}) ck ON t.free`,
+        }
+      : { lock: Prisma.empty, free: Prisma.sql`false`, read: Prisma.sql`FROM r` };
+    const rows = await this.query<{ created_at: Date; status: RunStatus } & ClaimedColumns>(Prisma.sql`
       WITH t AS (
         UPDATE threads SET status = 'busy', metadata = metadata || ${JSON.stringify(run.threadMetadata)}::jsonb, ${threadConfig} updated_at = now()
+        ${claim.lock}
         WHERE thread_id = ${run.threadId}::uuid AND ${filtersSql(Prisma.sql`metadata`, run.access)} ${guard}
-        RETURNING thread_id
+        RETURNING thread_id, metadata, ${claim.free} AS free
+      ), r AS (
+        INSERT INTO runs (run_id, thread_id, assistant_id, status, attempt, metadata, kwargs, multitask_strategy)
+        SELECT ${run.runId}::uuid, t.thread_id, ${run.assistantId}::uuid, CASE WHEN t.free THEN 'running' ELSE 'pending' END,
+               CASE WHEN t.free THEN 1 ELSE 0 END, ${JSON.stringify(run.metadata)}::jsonb,
+               ${JSON.stringify(run.kwargs)}::jsonb, ${run.multitaskStrategy}
+        FROM t
+        RETURNING created_at, status
       )
-      INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, kwargs, multitask_strategy)
-      SELECT ${run.runId}::uuid, t.thread_id, ${run.assistantId}::uuid, 'pending', ${JSON.stringify(run.metadata)}::jsonb,
-             ${JSON.stringify(run.kwargs)}::jsonb, ${run.multitaskStrategy}
-      FROM t
-      RETURNING created_at`);
+      SELECT r.created_at, r.status ${claim.read}`);
+    // Everything else of the row is what was given (its JSON is not read back). The run is
+    // answered as created (pending), as the official server answers it, even when it was claimed.
+    if (rows[0]?.status === "running") {
+      const { created_at: createdAt, status: _status, ...claimed } = rows[0];
+      const started = { ...pendingRunRow(run, createdAt), status: "running" as const, attempt: 1 };
+      return { run: pendingRunRow(run, createdAt), claimed: claimedFrom(started, claimed) };
+    }
     // Everything else of the row is what was given (its JSON is not read back).
     if (rows[0]) return { run: pendingRunRow(run, rows[0].created_at) };
     const exists = await this.query<{ n: number }[]>(
@@ -201,7 +256,7 @@ export class RunRepository {
     // With the graph's first read, its thread's latest checkpoint, in the same round trip (same snapshot).
     const latest = Prisma.raw(this.checkpoints.latestCheckpointSql("c.thread_id::text"));
     const row = (
-      await this.query<RunRow & { thread_metadata: ThreadRow["metadata"] } & PrefixedCheckpoint>(Prisma.sql`
+      await this.query<RunRow & ClaimedColumns>(Prisma.sql`
       WITH c AS (
         UPDATE runs r SET status = 'running', attempt = r.attempt + 1, updated_at = now()
         FROM threads t
@@ -212,37 +267,28 @@ export class RunRepository {
               AND (o.status = 'running' OR (o.status = 'pending' AND o.run_id < r.run_id)))
         RETURNING r.*, t.metadata AS thread_metadata
       )
-      SELECT c.*, ck.checkpoint AS ck_checkpoint, ck.checkpoint_id AS ck_checkpoint_id,
-             ck.parent_checkpoint_id AS ck_parent_checkpoint_id, ck.metadata AS ck_metadata,
-             ck.channel_values AS ck_channel_values, ck.pending_writes AS ck_pending_writes
-      FROM c LEFT JOIN LATERAL (${latest}) ck ON true`)
+      SELECT c.*, ${CHECKPOINT_COLUMNS} FROM c LEFT JOIN LATERAL (${latest}) ck ON true`)
     )[0];
     if (!row) return undefined;
     const {
-      thread_metadata: metadata,
-      ck_checkpoint: checkpoint,
-      ck_checkpoint_id: checkpointId,
-      ck_parent_checkpoint_id: parentId,
-      ck_metadata: checkpointMetadata,
-      ck_channel_values: channelValues,
-      ck_pending_writes: pendingWrites,
+      thread_metadata,
+      ck_checkpoint,
+      ck_checkpoint_id,
+      ck_parent_checkpoint_id,
+      ck_metadata,
+      ck_channel_values,
+      ck_pending_writes,
       ...run
     } = row;
-    return {
-      run,
-      thread: { metadata },
-      checkpoint:
-        checkpointId === null
-          ? null
-          : ({
-              checkpoint,
-              checkpoint_id: checkpointId,
-              parent_checkpoint_id: parentId,
-              metadata: checkpointMetadata,
-              channel_values: channelValues,
-              pending_writes: pendingWrites,
-            } as CheckpointRow),
-    };
+    return claimedFrom(run, {
+      thread_metadata,
+      ck_checkpoint,
+      ck_checkpoint_id,
+      ck_parent_checkpoint_id,
+      ck_metadata,
+      ck_channel_values,
+      ck_pending_writes,
+    });
   }
 
   /**

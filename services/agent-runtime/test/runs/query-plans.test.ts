@@ -1,5 +1,5 @@
-// The statements every run executes (create; claim, with the graph's first checkpoint read;
-// finish) find their rows through indexes, not by reading whole tables: each is EXPLAINed as the
+// The statements every run executes (create; claim, with the graph's first checkpoint read, or
+// both in one when the creation claims the run; finish) find their rows through indexes, not by reading whole tables: each is EXPLAINed as the
 // repository sends it, with sequential scans priced out (enable_seqscan = off), so a plan that
 // still holds one has no index to use. A thread with a long history must not make its runs'
 // statements slower.
@@ -96,8 +96,13 @@ test("creating, claiming and finishing a run on a thread with a long history are
   expect(await runs.claim(run.runId, false)).toMatchObject({ run: { run_id: run.runId, status: "running" } });
   expect(await runs.finish({ runId: run.runId, threadId, status: "success" }, "idle", null)).toBeUndefined();
 
-  // One statement each: create, claim, finish.
-  expect(plans).toHaveLength(3);
+  // In the embedded mode a creation on a free thread claims the run itself, with the same read.
+  const started = { ...run, runId: randomUUID(), claim: true };
+  expect(await runs.insert(started)).toMatchObject({ claimed: { run: { run_id: started.runId, status: "running" } } });
+  expect(await runs.finish({ runId: started.runId, threadId, status: "success" }, "idle", null)).toBeUndefined();
+
+  // One statement each: create, claim, finish; then create-and-claim, finish.
+  expect(plans).toHaveLength(5);
   for (const plan of plans) {
     const sequential = plan.scans.filter((scan) => scan.startsWith("Seq Scan"));
     expect({ statement: plan.text.trim().slice(0, 80), sequential }).toEqual({
@@ -107,4 +112,5 @@ test("creating, claiming and finishing a run on a thread with a long history are
     expect(plan.scans.length).toBeGreaterThan(0);
   }
   expect(plans[1].scans.some((scan) => scan.endsWith(" on checkpoints"))).toBe(true);
+  expect(plans[3].scans.some((scan) => scan.endsWith(" on checkpoints"))).toBe(true);
 });

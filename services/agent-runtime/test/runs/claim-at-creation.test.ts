@@ -1,0 +1,136 @@
+// In the embedded mode a run's creation claims the run when a worker is free and its thread is
+// free: one statement fewer per run. The thread's run order must hold as with a separate claim:
+// never two runs of one thread running, even when two creations race.
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import pg from "pg";
+import { migrate } from "@lgp/server-kit";
+import { createEmptyDatabase, REPO_ROOT, type TestDatabase } from "@lgp/server-kit/src/testing";
+import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
+import { MemoryRunQueue } from "../../src/queue/memory";
+import { RunRepository, type NewRun } from "../../src/runs/repository";
+import { CHECKPOINT_SCHEMA } from "../../src/threads/checkpoints";
+
+let database: TestDatabase;
+let pool: pg.Pool;
+let runs: RunRepository;
+let checkpointer: RuntimeCheckpointer;
+const assistantId = randomUUID();
+
+beforeAll(async () => {
+  database = await createEmptyDatabase("claim_at_creation");
+  await migrate(database.url, path.join(REPO_ROOT, "prisma/agent-runtime/migrations"));
+  pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  checkpointer = new RuntimeCheckpointer(pool, undefined, { schema: CHECKPOINT_SCHEMA });
+  await checkpointer.setup();
+  runs = new RunRepository(pool, checkpointer);
+  await pool.query(
+    `INSERT INTO assistants (assistant_id, graph_id, config, context, metadata, name, version)
+     VALUES ($1, 'agent', '{}', '{}', '{}', 'agent', 1)`,
+    [assistantId],
+  );
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await database?.drop();
+});
+
+async function newThread(): Promise<string> {
+  const threadId = randomUUID();
+  await pool.query('INSERT INTO threads (thread_id, metadata) VALUES ($1, \'{"owner": "ann"}\')', [threadId]);
+  return threadId;
+}
+
+function newRun(threadId: string): NewRun {
+  return {
+    runId: randomUUID(),
+    threadId,
+    assistantId,
+    metadata: {},
+    kwargs: { graph_id: "agent", input: null, config: {}, context: {}, stream_mode: ["values"] },
+    multitaskStrategy: "enqueue",
+    threadMetadata: { graph_id: "agent" },
+    rejectIfBusy: false,
+    claim: true,
+  };
+}
+
+const statusOf = async (runId: string) =>
+  (await pool.query("SELECT status, attempt FROM runs WHERE run_id = $1", [runId])).rows[0];
+
+test("a creation on a free thread claims the run, with its thread and its latest checkpoint", async () => {
+  const threadId = await newThread();
+  const first = newRun(threadId);
+  const outcome = await runs.insert(first);
+  // Answered as created (pending), as the official server answers a new run; stored as claimed.
+  expect(outcome).toMatchObject({ run: { run_id: first.runId, status: "pending" } });
+  expect(outcome).toMatchObject({
+    claimed: {
+      run: { run_id: first.runId, status: "running", attempt: 1 },
+      thread: { metadata: { owner: "ann", graph_id: "agent" } },
+      checkpoint: null,
+    },
+  });
+  expect(await statusOf(first.runId)).toEqual({ status: "running", attempt: 1 });
+
+  // While it runs, the next one waits for it (pending, not claimed), as it does for a claim.
+  const second = newRun(threadId);
+  const waiting = await runs.insert(second);
+  expect(waiting).toMatchObject({ run: { run_id: second.runId } });
+  expect("claimed" in waiting && waiting.claimed).toBeFalsy();
+  expect(await statusOf(second.runId)).toEqual({ status: "pending", attempt: 0 });
+  // The first's end wakes it; its own claim takes it.
+  expect(await runs.finish({ runId: first.runId, threadId, status: "success" }, "idle", null)).toBe(second.runId);
+  expect(await runs.claim(second.runId, false)).toMatchObject({ run: { status: "running", attempt: 1 } });
+});
+
+test("a creation not asked to claim leaves the run pending", async () => {
+  const threadId = await newThread();
+  const run = { ...newRun(threadId), claim: false };
+  expect(await runs.insert(run)).not.toHaveProperty("claimed");
+  expect(await statusOf(run.runId)).toEqual({ status: "pending", attempt: 0 });
+});
+
+test("two creations racing on a free thread claim one run, not both", async () => {
+  const threadId = await newThread();
+  // The first creation's statement is under way (its transaction holds the thread's row)...
+  const holder = await pool.connect();
+  try {
+    await holder.query("BEGIN");
+    const first = newRun(threadId);
+    const inTransaction = new RunRepository(holder as unknown as pg.Pool, checkpointer);
+    expect(await inTransaction.insert(first)).toHaveProperty("claimed");
+    // ...when the second starts: its snapshot cannot see the first's run, only the thread's row can.
+    const second = newRun(threadId);
+    const racing = runs.insert(second);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await holder.query("COMMIT");
+    expect(await racing).not.toHaveProperty("claimed");
+    expect(await statusOf(first.runId)).toEqual({ status: "running", attempt: 1 });
+    expect(await statusOf(second.runId)).toEqual({ status: "pending", attempt: 0 });
+  } finally {
+    holder.release();
+  }
+});
+
+test("the run sweep leaves alone a claimed run whose job waits for a worker", async () => {
+  const queue = new MemoryRunQueue();
+  let release!: () => void;
+  const busy = new Promise<void>((resolve) => (release = resolve));
+  queue.startWorkers(1, async () => {
+    await busy;
+    return "done";
+  });
+  expect(queue.startsNow()).toBe(true);
+  await queue.enqueue({ runId: "first", threadId: "t1" });
+  expect(queue.startsNow()).toBe(false);
+  const threadId = await newThread();
+  const claimed = await runs.insert(newRun(threadId));
+  if (!("claimed" in claimed) || !claimed.claimed) throw new Error("expected a claimed run");
+  await queue.enqueue({ runId: claimed.run.run_id, threadId, claimed: claimed.claimed });
+  await queue.enqueue({ runId: "pending", threadId: "t2" });
+  expect(await queue.heldRunIds()).toEqual(new Set([claimed.run.run_id]));
+  release();
+  await queue.close();
+});
