@@ -1,5 +1,5 @@
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { WRITES_IDX_MAP, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import { INTERRUPT, WRITES_IDX_MAP, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type pg from "pg";
 import { prepared } from "../common/prepared";
@@ -46,6 +46,16 @@ const BLOB_ARRAYS = /array_agg\((array\[[^\]]*\](?: order by [^)]*)?)\)/g;
 export function jsonBlobArrays(selectSql: string): string {
   const rewritten = selectSql.replace(BLOB_ARRAYS, "array_to_json(array_agg($1))");
   return (selectSql.match(BLOB_ARRAYS) ?? []).length === 2 ? rewritten : selectSql;
+}
+
+/**
+ * Whether a checkpoint read (a claim's) stopped at an interrupt: a task's pending write on
+ * LangGraph's interrupt channel, which the thread's state lists as that task's interrupt.
+ */
+export function hasPendingInterrupt(row: CheckpointRow | null): boolean {
+  return !!bytesOf(row?.pending_writes ?? null)?.some(
+    ([, channel]) => channel && Buffer.from(channel).toString() === INTERRUPT,
+  );
 }
 
 const bytesOf = <T extends Blob[]>(rows: T[] | null): T[] | null =>

@@ -193,16 +193,6 @@ export class ProtocolService {
     }
   }
 
-  /**
-   * Whether the thread may be stopped at an interrupt: it is `interrupted`, or `busy` (a run that
-   * has just announced its interrupt may not have freed the thread yet). Spares the checkpoint read
-   * of `interrupts` for the common case, an idle thread.
-   */
-  private async mayBeInterrupted(threadId: string, auth?: AuthContext): Promise<boolean> {
-    const status = (await this.findThread(threadId, auth))?.status;
-    return status === "interrupted" || status === "busy";
-  }
-
   /** The thread if it exists and the caller may see it (`require` without the 404). */
   private findThread(threadId: string, auth?: AuthContext): Promise<ThreadRow | undefined> {
     return this.deps.threads.require(threadId, auth).catch((error) => {
@@ -212,21 +202,17 @@ export class ProtocolService {
   }
 
   private async startRun(threadId: string, id: number, params: Dict, caller: RunCaller): Promise<CommandResponse> {
-    const { auth } = caller;
     const assistantId = typeof params.assistant_id === "string" ? params.assistant_id : "";
     if (!assistantId) return failure(id, "invalid_argument", "run.start requires an assistant_id.");
     const input = params.input ?? null;
-    // Input for a thread stopped at an interrupt resumes it, as the official server does.
-    const resume =
-      input !== null &&
-      (await this.mayBeInterrupted(threadId, auth)) &&
-      (await this.interrupts(threadId, auth)).length > 0;
     const meta = await this.meta(threadId);
+    // Input for a thread stopped at an interrupt resumes it, as the official server does: the
+    // worker decides from the checkpoint the run starts from (its claim reads it anyway).
     const run = await this.run(
       threadId,
       {
         assistant_id: assistantId,
-        ...(resume ? { command: { resume: input } } : { input }),
+        input,
         config: isRecord(params.config) ? params.config : undefined,
         context: isRecord(params.context) ? params.context : undefined,
         metadata: isRecord(params.metadata) ? params.metadata : undefined,
@@ -284,7 +270,7 @@ export class ProtocolService {
     const run = await this.deps.runs.create(
       threadId,
       { ...body, if_not_exists: "create", stream_subgraphs: true },
-      { ...caller, protocol: true },
+      { ...caller, protocol: true, resumeInterrupt: body.input != null },
     );
     return run.run_id;
   }

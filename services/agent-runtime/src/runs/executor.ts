@@ -5,7 +5,7 @@ import { Command } from "@langchain/langgraph";
 import { isTransientError, retryTransient, type Logger } from "@lgp/server-kit";
 import { mergeConfigs, mergeObjects } from "../common/merge";
 import { serialize } from "../common/serde";
-import type { CheckpointRow, RuntimeCheckpointer } from "../graphs/checkpointer";
+import { hasPendingInterrupt, type CheckpointRow, type RuntimeCheckpointer } from "../graphs/checkpointer";
 import type { GraphRegistry } from "../graphs/registry";
 import type { ControlBus, EventLog, JobHandler, RunQueue, ThreadLog } from "../queue/types";
 import type { CheckpointTables } from "../threads/checkpoints";
@@ -193,7 +193,9 @@ export class RunExecutor {
         ? null
         : kwargs.command && Object.keys(kwargs.command).length
           ? new Command(kwargs.command as ConstructorParameters<typeof Command>[0])
-          : (kwargs.input ?? null);
+          : kwargs.resume_interrupt && kwargs.input != null && hasPendingInterrupt(latest)
+            ? new Command({ resume: kwargs.input })
+            : (kwargs.input ?? null);
       // "values" is always streamed: its last chunk is the thread's new state (no read-back).
       const modes = graphModes(kwargs.stream_mode);
       if (!modes.includes("values")) modes.push("values");

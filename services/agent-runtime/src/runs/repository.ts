@@ -41,6 +41,11 @@ export interface RunKwargs {
   temporary?: boolean;
   /** Seconds after its creation before which the run may not start. */
   after_seconds?: number;
+  /**
+   * The input resumes the thread's interrupt if the checkpoint the run starts from has one (the
+   * protocol's `run.start`): decided by the worker from the checkpoint its claim read.
+   */
+  resume_interrupt?: boolean;
   [key: string]: unknown;
 }
 

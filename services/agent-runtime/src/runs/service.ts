@@ -114,7 +114,7 @@ export class RunService {
   async create(
     threadId: string,
     body: RunCreate,
-    options: RunCaller & { temporary?: boolean; protocol?: boolean } = {},
+    options: RunCaller & { temporary?: boolean; protocol?: boolean; resumeInterrupt?: boolean } = {},
   ): Promise<RunRow> {
     const { run, queued } = await this.start(threadId, body, options);
     await queued;
@@ -129,7 +129,7 @@ export class RunService {
   async start(
     threadId: string,
     body: RunCreate,
-    options: RunCaller & { temporary?: boolean; eager?: boolean; protocol?: boolean } = {},
+    options: RunCaller & { temporary?: boolean; eager?: boolean; protocol?: boolean; resumeInterrupt?: boolean } = {},
   ): Promise<{ run: RunRow; first: RunEvent; queued: Promise<void> }> {
     const { runs, threads, assistants, queue, events } = this.deps;
     const { auth } = options;
@@ -185,6 +185,7 @@ export class RunService {
       after_seconds: body.after_seconds || undefined,
       // A run of the thread-centric protocol: its events go to the thread's protocol log.
       ...(options.protocol ? { protocol: true } : {}),
+      ...(options.resumeInterrupt ? { resume_interrupt: true } : {}),
     };
     const newRun = {
       runId,

@@ -163,6 +163,22 @@ export function protocolSuite(mode: { redis: boolean; workerThreads?: number }):
       expect(messageTexts(state.values)).toEqual(["ship it", "published: proposal: ship it"]);
     });
 
+    test("input given to run.start on a thread stopped at an interrupt resumes it", async () => {
+      const thread = open("approval", transport);
+      await thread.run.start({ input: { messages: [{ type: "human", content: "go on" }] } });
+      await thread.output;
+      expect(thread.interrupts).toHaveLength(1);
+      const end = await eventsUntil(
+        thread,
+        ["lifecycle"],
+        (event) => rootEnd(event) && event.params.data.event === "completed",
+        { then: () => thread.run.start({ input: { approved: true } }) },
+      );
+      expect(end.at(-1)!.params.data.event).toBe("completed");
+      const state = await runtime.client.threads.getState(thread.threadId);
+      expect(messageTexts(state.values)).toEqual(["go on", "published: proposal: go on"]);
+    });
+
     test("tool calls are assembled from tool events, with their output", async () => {
       const thread = open("tooled", transport);
       const toolCalls = thread.toolCalls;
