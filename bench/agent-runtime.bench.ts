@@ -518,6 +518,12 @@ async function main(): Promise<void> {
       console.log(
         `  runs/s vs in-process ceiling: ${format(share * 100, 0)}% (target >= 80%) ${share >= 0.8 ? "OK" : "MISSED"}`,
       );
+      // Server plus PostgreSQL/Redis/kernel CPU per run against the ceiling's graph plus PostgreSQL.
+      const cost = (ours.cpu.server + ours.cpu.rest) / (ceiling.cpu.server + ceiling.cpu.rest);
+      const limit = ours.name.includes("in-process queue") ? 1.4 : 1.8;
+      console.log(
+        `  server + rest CPU vs in-process ceiling: ${format(cost, 2)}x (target <= ${limit}x) ${cost <= limit ? "OK" : "MISSED"}`,
+      );
     }
   }
   if (ceiling) {
