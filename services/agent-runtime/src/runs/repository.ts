@@ -171,13 +171,18 @@ export class RunRepository {
             || COALESCE(config -> 'configurable', '{}') || COALESCE(${JSON.stringify(config.run)}::jsonb -> 'configurable', '{}'))
         END,`
       : Prisma.empty;
-    // Free: the thread was not busy and has no pending or running run. Its status is read under
-    // the row's lock (FOR UPDATE answers the latest version once a concurrent creation commits),
-    // as the statement's snapshot would miss a run that creation is inserting.
+    // Free: the thread is not busy and has no pending or running run. The runs are read in the
+    // statement's snapshot, which misses a run whose creation commits after it was taken; but every
+    // creation (and every end of a run) updates the thread's row, so the snapshot is trusted only if
+    // that row has not changed since: its latest version, read under the lock (FOR UPDATE waits for
+    // a racing writer and answers what it committed), must be the one the snapshot sees (same xmin).
+    // Otherwise the run is left pending, for its worker's claim to order.
     const claim = run.claim
       ? {
-          lock: Prisma.sql`FROM (SELECT status AS was_status FROM threads WHERE thread_id = ${run.threadId}::uuid FOR UPDATE) was`,
-          free: Prisma.sql`was.was_status <> 'busy' AND NOT EXISTS (
+          lock: Prisma.sql`FROM (SELECT status AS was_status, xmin AS was_xmin FROM threads WHERE thread_id = ${run.threadId}::uuid FOR UPDATE) was`,
+          free: Prisma.sql`was.was_status <> 'busy'
+            AND was.was_xmin = (SELECT xmin FROM threads WHERE thread_id = ${run.threadId}::uuid)
+            AND NOT EXISTS (
             SELECT 1 FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running'))`,
           read: Prisma.sql`, t.metadata AS thread_metadata, ${CHECKPOINT_COLUMNS}
             FROM r CROSS JOIN t LEFT JOIN LATERAL (${Prisma.raw(this.checkpoints.latestCheckpointSql("t.thread_id::text"))}) ck ON t.free`,

@@ -7,6 +7,7 @@ import pg from "pg";
 import { migrate } from "@lgp/server-kit";
 import { createEmptyDatabase, REPO_ROOT, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
+import { newRunId } from "../../src/common/ids";
 import { MemoryRunQueue } from "../../src/queue/memory";
 import { RunRepository, type NewRun } from "../../src/runs/repository";
 import { CHECKPOINT_SCHEMA } from "../../src/threads/checkpoints";
@@ -44,7 +45,8 @@ async function newThread(): Promise<string> {
 
 function newRun(threadId: string): NewRun {
   return {
-    runId: randomUUID(),
+    // Time-ordered, as the runtime's: a thread's runs are claimed in the order of their ids.
+    runId: newRunId(),
     threadId,
     assistantId,
     metadata: {},
@@ -111,6 +113,70 @@ test("two creations racing on a free thread claim one run, not both", async () =
     expect(await statusOf(second.runId)).toEqual({ status: "pending", attempt: 0 });
   } finally {
     holder.release();
+  }
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const running = async (threadId: string) =>
+  (await pool.query("SELECT run_id FROM runs WHERE thread_id = $1 AND status = 'running'", [threadId])).rowCount;
+
+test("a thread status written from an earlier read, landing between two creations, does not let the second claim", async () => {
+  const threadId = await newThread();
+  const holder = await pool.connect();
+  try {
+    await holder.query("BEGIN");
+    const first = newRun(threadId);
+    expect(await new RunRepository(holder as unknown as pg.Pool, checkpointer).insert(first)).toHaveProperty("claimed");
+    // A state update that read the thread (idle) before the first creation writes that status back...
+    const staleWrite = pool.query("UPDATE threads SET status = 'idle', updated_at = now() WHERE thread_id = $1", [
+      threadId,
+    ]);
+    await sleep(100);
+    // ...after it, and before the second creation, which started while the first was under way.
+    const second = newRun(threadId);
+    const racing = runs.insert(second);
+    await sleep(100);
+    await holder.query("COMMIT");
+    await staleWrite;
+    expect(await racing).not.toHaveProperty("claimed");
+    expect(await running(threadId)).toBe(1);
+  } finally {
+    holder.release();
+  }
+});
+
+test("a run's end that missed a creation, racing a third creation, does not let the third claim", async () => {
+  const threadId = await newThread();
+  // The thread's only active run is pending (a delayed one, say) and is then cancelled: its end
+  // (finish) is the statement that races.
+  const cancelled = { ...newRun(threadId), claim: false };
+  await runs.insert(cancelled);
+  await runs.setStatus(cancelled.runId, "interrupted", ["pending"]);
+  const creator = await pool.connect();
+  const third = await pool.connect();
+  try {
+    await creator.query("BEGIN");
+    const second = newRun(threadId);
+    expect(await new RunRepository(creator as unknown as pg.Pool, checkpointer).insert(second)).not.toHaveProperty(
+      "claimed",
+    );
+    // The end's snapshot misses the second run: it will set the thread idle over its `busy`.
+    const ending = runs.finish({ runId: cancelled.runId, threadId, status: "interrupted" }, "idle", null);
+    await sleep(100);
+    await third.query("BEGIN");
+    const last = newRun(threadId);
+    const creating = new RunRepository(third as unknown as pg.Pool, checkpointer).insert(last);
+    await sleep(100);
+    await creator.query("COMMIT");
+    await ending;
+    expect(await creating).not.toHaveProperty("claimed");
+    await third.query("COMMIT");
+    // The second run (the earlier) is the one its claim takes.
+    expect(await runs.claim(second.runId, false)).toMatchObject({ run: { status: "running" } });
+    expect(await running(threadId)).toBe(1);
+  } finally {
+    creator.release();
+    third.release();
   }
 });
 
