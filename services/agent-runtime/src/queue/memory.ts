@@ -21,6 +21,8 @@ export class MemoryRunQueue implements RunQueue {
   private handler?: JobHandler;
   private concurrency = 0;
   private active = 0;
+  /** Workers reserved for jobs about to be added (runs their creation claims). */
+  private reserved = 0;
   private closed = false;
   private readonly abort = new AbortController();
   private readonly idle = new EventEmitter();
@@ -37,7 +39,13 @@ export class MemoryRunQueue implements RunQueue {
     }
     if (this.queued.has(job.runId)) return;
     this.queued.add(job.runId);
-    this.ready.push(job);
+    if (job.claimed && this.reserved > 0) {
+      // Its worker was reserved when its creation claimed it: it goes first, at once.
+      this.reserved -= 1;
+      this.ready.unshift(job);
+    } else {
+      this.ready.push(job);
+    }
     this.pump();
   }
 
@@ -45,13 +53,20 @@ export class MemoryRunQueue implements RunQueue {
     return true;
   }
 
-  startsNow(): boolean {
-    return !!this.handler && !this.closed && this.active + this.ready.length < this.concurrency;
+  reserveWorker(): boolean {
+    if (!this.handler || this.closed || this.active + this.reserved + this.ready.length >= this.concurrency)
+      return false;
+    this.reserved += 1;
+    return true;
   }
 
-  /** Runs claimed at creation whose job waits for a worker (the executor answers for the rest). */
+  releaseWorker(): void {
+    if (this.reserved > 0) this.reserved -= 1;
+    this.pump();
+  }
+
   async heldRunIds(): Promise<Set<string>> {
-    return new Set(this.ready.filter((job) => job.claimed).map((job) => job.runId));
+    return new Set();
   }
 
   startWorkers(concurrency: number, handler: JobHandler): void {
@@ -61,7 +76,7 @@ export class MemoryRunQueue implements RunQueue {
   }
 
   private pump(): void {
-    while (this.handler && !this.closed && this.active < this.concurrency && this.ready.length) {
+    while (this.handler && !this.closed && this.active + this.reserved < this.concurrency && this.ready.length) {
       const job = this.ready.shift()!;
       this.queued.delete(job.runId);
       this.active += 1;

@@ -6,8 +6,8 @@ export interface RunJob {
   runId: string;
   threadId: string;
   /**
-   * The run as its creation claimed it (the in-process queue, when a worker was free): the worker
-   * executes it without claiming it again.
+   * The run as its creation claimed it (the in-process queue, with a worker reserved for it): the
+   * job starts at once, and its worker executes the run without claiming it again.
    */
   claimed?: Claimed;
 }
@@ -26,10 +26,13 @@ export interface RunQueue {
   /** Whether jobs can be added right now (false while Redis is unreachable). */
   reachable(): boolean;
   /**
-   * Whether a job added now starts at once in this process (a worker is free), so its run may be
-   * claimed as it is created; a queue that cannot say (Redis: any process's worker takes it) has none.
+   * Reserves a free worker of this process for a job about to be added, whose run its creation
+   * then claims: that job starts at once when added (false when no worker is free). A queue whose
+   * jobs any process may take (Redis) has none.
    */
-  startsNow?(): boolean;
+  reserveWorker?(): boolean;
+  /** Gives back a reserved worker that no job took (the creation did not claim its run). */
+  releaseWorker?(): void;
   /**
    * Runs whose job some worker holds, in any process (what the stuck-run sweep must leave alone);
    * the in-process queue knows only its own process, whose executor answers for it.

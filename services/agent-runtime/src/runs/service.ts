@@ -10,7 +10,15 @@ import { newRunId } from "../common/ids";
 import { serialize } from "../common/serde";
 import type { ControlBus, EventLog, RunEvent, RunJob, RunQueue } from "../queue/types";
 import type { ThreadRepository } from "../threads/repository";
-import { pendingRunRow, type RunKwargs, type RunRepository, type RunRow, type RunStatus } from "./repository";
+import {
+  pendingRunRow,
+  type InsertOutcome,
+  type NewRun,
+  type RunKwargs,
+  type RunRepository,
+  type RunRow,
+  type RunStatus,
+} from "./repository";
 import type { RunFinishedHooks } from "./finished";
 import { requestedModes } from "./stream-modes";
 import { threadEvents, type ThreadStreamMode } from "./thread-stream";
@@ -198,8 +206,8 @@ export class RunService {
       threadConfig: { assistant: assistant.config, run: body.config ?? {} },
       rejectIfBusy: strategy === "reject",
       access,
-      // A worker of this process is free: the run starts as it is stored (one statement fewer).
-      claim: !body.after_seconds && (this.deps.queue.startsNow?.() ?? false),
+      // May be claimed as it is stored (one statement fewer) when a worker here is free for it.
+      claim: !body.after_seconds,
     };
     const data = serialize({ run_id: runId, attempt: 1 });
     const first: RunEvent = { id: events.firstId, event: "metadata", data };
@@ -213,7 +221,7 @@ export class RunService {
     ) {
       // A thread this process has just run on: the stream starts now, while the run is stored
       // (it can only fail if the thread was deleted meanwhile: the stream then ends in an error).
-      const queued = runs.insert(newRun).then(async (outcome) => {
+      const queued = this.insert(newRun).then(async (outcome) => {
         if (!("run" in outcome)) {
           this.knownThreads.delete(threadId);
           throw new NotFoundError(`Thread "${threadId}" not found`);
@@ -223,11 +231,11 @@ export class RunService {
       queued.catch(() => undefined); // observed by the caller; never an unhandled rejection
       return { run: pendingRunRow(newRun, new Date()), first, queued };
     }
-    let outcome = await runs.insert(newRun);
+    let outcome = await this.insert(newRun);
     if ("missingThread" in outcome && body.if_not_exists === "create") {
       // A thread made for a caller carries what its handler stamped on the run (its owner).
       await threads.insert({ threadId, metadata: auth ? (authorized.metadata ?? {}) : {} });
-      outcome = await runs.insert(newRun);
+      outcome = await this.insert(newRun);
     }
     if ("missingThread" in outcome) throw new NotFoundError(`Thread "${threadId}" not found`);
     if ("busy" in outcome) {
@@ -235,7 +243,8 @@ export class RunService {
         `Thread "${threadId}" is busy with another run; multitask_strategy "reject" refuses a new one`,
       );
     }
-    if (strategy === "interrupt" || strategy === "rollback") {
+    // A run its creation claimed had its thread to itself: nothing to interrupt.
+    if ((strategy === "interrupt" || strategy === "rollback") && !outcome.claimed) {
       for (const other of await runs.activeRuns(threadId)) {
         if (other.run_id !== runId) await this.cancelRow(other, strategy);
       }
@@ -246,6 +255,22 @@ export class RunService {
       first,
       queued: this.deliver({ runId, threadId, claimed: outcome.claimed }, data, delayMs),
     };
+  }
+
+  /**
+   * Stores a new run. One eligible to be claimed by its creation is, when a worker of this process
+   * can be reserved for it (the in-process queue): its job then starts as soon as it is added.
+   */
+  private async insert(newRun: NewRun): Promise<InsertOutcome> {
+    const { runs, queue } = this.deps;
+    const reserved = !!newRun.claim && (queue.reserveWorker?.() ?? false);
+    let outcome: InsertOutcome | undefined;
+    try {
+      outcome = await runs.insert({ ...newRun, claim: reserved });
+      return outcome;
+    } finally {
+      if (reserved && !(outcome && "claimed" in outcome && outcome.claimed)) queue.releaseWorker?.();
+    }
   }
 
   /**
@@ -263,9 +288,10 @@ export class RunService {
         await queue.enqueue(job, { delayMs });
       },
       { attempts: 10 },
-    ).catch((error) =>
-      logger?.error({ err: error, runId }, "cannot queue the stored run; the run sweep will queue it"),
-    );
+    ).catch((error) => {
+      if (job.claimed) queue.releaseWorker?.();
+      logger?.error({ err: error, runId }, "cannot queue the stored run; the run sweep will queue it");
+    });
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, DELIVERY_WAIT_MS);

@@ -11,6 +11,7 @@ import { newRunId } from "../../src/common/ids";
 import { MemoryRunQueue } from "../../src/queue/memory";
 import { RunRepository, type NewRun } from "../../src/runs/repository";
 import { CHECKPOINT_SCHEMA } from "../../src/threads/checkpoints";
+import { startTestRuntime } from "../support/harness";
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -180,23 +181,58 @@ test("a run's end that missed a creation, racing a third creation, does not let 
   }
 });
 
-test("the run sweep leaves alone a claimed run whose job waits for a worker", async () => {
+test("a claimed run's job starts at once: its worker is reserved before its creation claims it", async () => {
   const queue = new MemoryRunQueue();
-  let release!: () => void;
-  const busy = new Promise<void>((resolve) => (release = resolve));
-  queue.startWorkers(1, async () => {
-    await busy;
-    return "done";
+  const started: string[] = [];
+  const finishes = new Map<string, () => void>();
+  queue.startWorkers(2, (job) => {
+    started.push(job.runId);
+    return new Promise((resolve) => finishes.set(job.runId, () => resolve("done")));
   });
-  expect(queue.startsNow()).toBe(true);
-  await queue.enqueue({ runId: "first", threadId: "t1" });
-  expect(queue.startsNow()).toBe(false);
+  // Two workers: one busy, one reserved for a run being created; no third reservation.
+  await queue.enqueue({ runId: "busy", threadId: "t1" });
+  expect(queue.reserveWorker()).toBe(true);
+  expect(queue.reserveWorker()).toBe(false);
+  // A job added meanwhile does not take the reserved worker...
+  await queue.enqueue({ runId: "waiting", threadId: "t2" });
+  expect(started).toEqual(["busy"]);
+  // ...the claimed run's job does, at once.
   const threadId = await newThread();
-  const claimed = await runs.insert(newRun(threadId));
-  if (!("claimed" in claimed) || !claimed.claimed) throw new Error("expected a claimed run");
-  await queue.enqueue({ runId: claimed.run.run_id, threadId, claimed: claimed.claimed });
-  await queue.enqueue({ runId: "pending", threadId: "t2" });
-  expect(await queue.heldRunIds()).toEqual(new Set([claimed.run.run_id]));
-  release();
+  const outcome = await runs.insert(newRun(threadId));
+  if (!("claimed" in outcome) || !outcome.claimed) throw new Error("expected a claimed run");
+  await queue.enqueue({ runId: outcome.run.run_id, threadId, claimed: outcome.claimed });
+  expect(started).toEqual(["busy", outcome.run.run_id]);
+  // A reservation no job took (the creation did not claim) is given back: the waiting job starts.
+  expect(queue.reserveWorker()).toBe(false);
+  finishes.get("busy")!();
+  await sleep(10);
+  expect(started).toEqual(["busy", outcome.run.run_id, "waiting"]);
+  expect(queue.reserveWorker()).toBe(false);
+  finishes.get(outcome.run.run_id)!();
+  await sleep(10);
+  expect(queue.reserveWorker()).toBe(true);
+  queue.releaseWorker();
+  finishes.get("waiting")!();
   await queue.close();
+});
+
+test("with one worker, runs created at once are claimed one at a time, and a waiting one can be cancelled", async () => {
+  const rt = await startTestRuntime({ workers: 1 });
+  try {
+    const threads = await Promise.all([0, 1, 2].map(() => rt.client.threads.create()));
+    const created = await Promise.all(
+      threads.map((thread) =>
+        rt.client.runs.create(thread.thread_id, "steps", { input: {}, context: { delay_ms: 300 } } as never),
+      ),
+    );
+    // Each creation claimed its run only if it could reserve the one worker.
+    const statuses = await Promise.all(created.map((run) => rt.client.runs.get(run.thread_id, run.run_id)));
+    expect(statuses.filter((run) => run.status === "running").length).toBeLessThanOrEqual(1);
+    const last = created[2];
+    await rt.client.runs.cancel(last.thread_id, last.run_id);
+    await rt.client.runs.join(last.thread_id, last.run_id);
+    expect((await rt.client.runs.get(last.thread_id, last.run_id)).status).toBe("interrupted");
+  } finally {
+    await rt.close();
+  }
 });
