@@ -56,6 +56,8 @@ export interface RunThreadsDeps {
 export class RunThreads {
   private readonly threads: RunThread[] = [];
   private nextId = 1;
+  /** Runs whose job waits for its thread to start (held all the same: see activeRunIds). */
+  private readonly waiting = new Set<string>();
   private closing = false;
 
   constructor(
@@ -171,11 +173,15 @@ export class RunThreads {
     if (!thread) return this.deps.fallback(job, { attempt, signal });
     const chosen = thread;
     chosen.load += 1;
+    // Held from now on (a run its creation claimed is `running` already), not only once posted.
+    this.waiting.add(job.runId);
     try {
       try {
         await chosen.ready;
       } catch {
         return await this.deps.fallback(job, { attempt, signal });
+      } finally {
+        this.waiting.delete(job.runId);
       }
       const id = this.nextId++;
       return await new Promise<JobOutcome>((resolve) => {
@@ -189,7 +195,7 @@ export class RunThreads {
 
   /** Runs the threads are executing (the run sweep leaves them alone). */
   activeRunIds(): Set<string> {
-    const ids = new Set<string>();
+    const ids = new Set<string>(this.waiting);
     for (const thread of this.threads) for (const job of thread.pending.values()) ids.add(job.job.runId);
     return ids;
   }
