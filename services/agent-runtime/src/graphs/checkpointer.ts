@@ -1,7 +1,7 @@
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { INTERRUPT, WRITES_IDX_MAP, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import type pg from "pg";
+import pg from "pg";
 import { prepared } from "../common/prepared";
 
 type PutArgs = Parameters<PostgresSaver["put"]>;
@@ -18,8 +18,8 @@ const bytes = (value: Uint8Array | undefined): Buffer | null =>
   value ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null;
 
 /**
- * A bytea of the checkpoint read's blob arrays: hex text (`\\x` and the digits) as the read answers
- * it (see jsonBlobArrays), bytes where the official saver adds one itself; `null` for no blob.
+ * A bytea of the checkpoint read's blob arrays: its text form as the read answers it (see
+ * jsonBlobArrays), bytes where the official saver adds one itself; `null` for no blob.
  */
 type Blob = string | Uint8Array | null;
 
@@ -37,11 +37,11 @@ export interface CheckpointRow {
 const BLOB_ARRAYS = /array_agg\((array\[[^\]]*\](?: order by [^)]*)?)\)/g;
 
 /**
- * The official read with its two blob arrays answered as JSON (arrays of hex strings) instead of
- * `bytea[][]`: `pg` parses an array's text character by character in JavaScript (about 0.3 ms for
- * a thread of 20 messages, growing with its history, on every run and every state or history
- * read), while JSON and hex are parsed natively. The text unchanged if it no longer has exactly
- * those two arrays (a newer saver): the loaders below read both forms.
+ * The official read with its two blob arrays answered as JSON (arrays of each bytea's text, hex
+ * by default) instead of `bytea[][]`: `pg` parses an array's text character by character in
+ * JavaScript (about 0.3 ms for a thread of 20 messages, growing with its history, on every run and
+ * every state or history read), while JSON and hex are parsed natively. The text unchanged if it
+ * no longer has exactly those two arrays (a newer saver): the loaders below read both forms.
  */
 export function jsonBlobArrays(selectSql: string): string {
   const rewritten = selectSql.replace(BLOB_ARRAYS, "array_to_json(array_agg($1))");
@@ -58,9 +58,11 @@ export function hasPendingInterrupt(row: CheckpointRow | null): boolean {
   );
 }
 
+/** PostgreSQL's text form of a bytea to bytes, as `pg` parses a bytea column (hex, or `escape` output). */
+const parseBytea = pg.types.getTypeParser(pg.types.builtins.BYTEA, "text") as (text: string) => Buffer;
+
 const bytesOf = <T extends Blob[]>(rows: T[] | null): T[] | null =>
-  rows &&
-  rows.map((row) => row.map((blob) => (typeof blob === "string" ? Buffer.from(blob.slice(2), "hex") : blob)) as T);
+  rows && rows.map((row) => row.map((blob) => (typeof blob === "string" ? parseBytea(blob) : blob)) as T);
 
 /**
  * The official PostgreSQL saver (same tables, same reads), with these changes:

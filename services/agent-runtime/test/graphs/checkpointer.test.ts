@@ -90,6 +90,24 @@ test("a saver whose read no longer has the two blob arrays keeps its read as it 
   expect(jsonBlobArrays(other)).toBe(other);
 });
 
+test("checkpoints read the same when the database writes bytea in the escape format", async () => {
+  const escaping = new pg.Pool({ connectionString: database.url, max: 2, options: "-c bytea_output=escape" });
+  escaping.on("error", () => undefined);
+  try {
+    const ours = new RuntimeCheckpointer(escaping, undefined, { schema: "cp_test_escape" });
+    await ours.setup();
+    const graph = await (await GraphRegistry.load(EXAMPLES_CONFIG, ours)).get("approval");
+    const config = { configurable: { thread_id: randomUUID() } };
+    await graph.invoke({ messages: [{ role: "user", content: "escaped" }] }, config);
+    const official = new PostgresSaver(escaping, undefined, { schema: "cp_test_escape" });
+    const tuple = await ours.getTuple(config);
+    expect(tuple?.pendingWrites?.some(([, channel]) => channel === "__interrupt__")).toBe(true);
+    expect(tuple).toEqual(await official.getTuple(config));
+  } finally {
+    await escaping.end();
+  }
+});
+
 /** A pool that remembers the text of every statement sent through it. */
 class RecordingPool extends pg.Pool {
   readonly sent: string[] = [];
