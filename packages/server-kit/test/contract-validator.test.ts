@@ -134,5 +134,14 @@ test("a shape's document holds its paths and the components they reach, through 
     components: { schemas: { Search: apiSpec.components.schemas.Search, Query: { type: "string" } } },
   });
   const byId = { "/items/{id}": apiSpec.paths["/items/{id}"] };
-  expect(pruneDocument(apiSpec, byId).components).toEqual({ parameters: apiSpec.components.parameters });
+  expect(pruneDocument(apiSpec, byId)?.components).toEqual({ parameters: apiSpec.components.parameters });
+});
+
+test("a shape whose paths use references of another form is served by the whole document", () => {
+  const deep = {
+    "/items/search": { post: { ...ok, requestBody: { $ref: "#/components/schemas/Search/properties/q" } } },
+  };
+  const escaped = { "/items/search": { post: { ...ok, requestBody: { $ref: "#/components/schemas/a~1b" } } } };
+  const missing = { "/items/search": { post: { ...ok, requestBody: { $ref: "#/components/schemas/Nowhere" } } } };
+  for (const paths of [deep, escaped, missing]) expect(pruneDocument(apiSpec, paths)).toBeUndefined();
 });

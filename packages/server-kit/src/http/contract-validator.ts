@@ -38,27 +38,35 @@ function shapeOf(path: string): string {
 
 /**
  * The document with only the given paths, and only the components they reach through local
- * `$ref`s (directly or through other components). Security schemes are kept whole.
+ * `$ref`s (directly or through other components). Security schemes are kept whole. Undefined when
+ * a reference is of another form (into a component, `~`-escaped, outside components): the whole
+ * document then serves those paths.
  */
-export function pruneDocument(document: Json, paths: Json): Json {
+export function pruneDocument(document: Json, paths: Json): Json | undefined {
   const components = (document.components ?? {}) as Record<string, Json>;
   const kept: Record<string, Json> = {};
+  let prunable = true;
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(visit);
-    if (typeof value !== "object" || value === null) return;
+    if (typeof value !== "object" || value === null || !prunable) return;
     for (const [key, item] of Object.entries(value)) {
-      const match = key === "$ref" && typeof item === "string" && /^#\/components\/([^/]+)\/([^/]+)$/.exec(item);
-      if (match) {
-        const [, kind, name] = match;
-        if (kept[kind]?.[name] !== undefined || components[kind]?.[name] === undefined) continue;
-        (kept[kind] ??= {})[name] = components[kind][name];
-        visit(components[kind][name]);
-      } else {
+      if (key !== "$ref" || typeof item !== "string") {
         visit(item);
+        continue;
       }
+      const match = /^#\/components\/([^/~]+)\/([^/~]+)$/.exec(item);
+      if (!match || components[match[1]]?.[match[2]] === undefined) {
+        prunable = false;
+        return;
+      }
+      const [, kind, name] = match;
+      if (kept[kind]?.[name] !== undefined) continue;
+      (kept[kind] ??= {})[name] = components[kind][name];
+      visit(components[kind][name]);
     }
   };
   visit(paths);
+  if (!prunable) return undefined;
   if (components.securitySchemes) kept.securitySchemes = components.securitySchemes;
   return { ...document, paths, components: kept };
 }
@@ -82,7 +90,8 @@ export function contractValidator(apiSpec: Json, options: ValidatorOptions): Req
     if (!handler) {
       const paths = groups.get(shape);
       if (!paths) return wholeDocument(req, res, next);
-      handler = validator(pruneDocument(apiSpec, paths));
+      const pruned = pruneDocument(apiSpec, paths);
+      handler = pruned ? validator(pruned) : wholeDocument;
       byShape.set(shape, handler);
     }
     handler(req, res, next);
