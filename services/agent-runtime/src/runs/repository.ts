@@ -111,6 +111,17 @@ export type InsertOutcome = { run: RunRow; claimed?: Claimed } | { missingThread
 /** What a claim answers beside the run: its thread's metadata and latest checkpoint (`ck_` columns). */
 type ClaimedColumns = { thread_metadata: ThreadRow["metadata"] } & PrefixedCheckpoint;
 
+/** The names of those columns. */
+const CLAIMED_COLUMNS: (keyof ClaimedColumns)[] = [
+  "thread_metadata",
+  "ck_checkpoint",
+  "ck_checkpoint_id",
+  "ck_parent_checkpoint_id",
+  "ck_metadata",
+  "ck_channel_values",
+  "ck_pending_writes",
+];
+
 /** The checkpoint read's columns (of `ck`), prefixed to sit beside a run's. */
 const CHECKPOINT_COLUMNS = Prisma.sql`ck.checkpoint AS ck_checkpoint, ck.checkpoint_id AS ck_checkpoint_id,
   ck.parent_checkpoint_id AS ck_parent_checkpoint_id, ck.metadata AS ck_metadata,
@@ -280,25 +291,10 @@ export class RunRepository {
       SELECT c.*, ${CHECKPOINT_COLUMNS} FROM c LEFT JOIN LATERAL (${latest}) ck ON true`)
     )[0];
     if (!row) return undefined;
-    const {
-      thread_metadata,
-      ck_checkpoint,
-      ck_checkpoint_id,
-      ck_parent_checkpoint_id,
-      ck_metadata,
-      ck_channel_values,
-      ck_pending_writes,
-      ...run
-    } = row;
-    return claimedFrom(run, {
-      thread_metadata,
-      ck_checkpoint,
-      ck_checkpoint_id,
-      ck_parent_checkpoint_id,
-      ck_metadata,
-      ck_channel_values,
-      ck_pending_writes,
-    });
+    // The run's own columns: the row without what the claim read beside it.
+    const run: Partial<RunRow & ClaimedColumns> = { ...row };
+    for (const key of CLAIMED_COLUMNS) delete run[key];
+    return claimedFrom(run as RunRow, row);
   }
 
   /**
