@@ -53,16 +53,19 @@ export function jsonBlobArrays(selectSql: string): string {
  * LangGraph's interrupt channel, which the thread's state lists as that task's interrupt.
  */
 export function hasPendingInterrupt(row: CheckpointRow | null): boolean {
-  return !!bytesOf(row?.pending_writes ?? null)?.some(
-    ([, channel]) => channel && Buffer.from(channel).toString() === INTERRUPT,
+  // Only each write's channel is decoded, not its value.
+  return (row?.pending_writes ?? []).some(
+    ([, channel]) => channel !== null && Buffer.from(bytesOf(channel)!).toString() === INTERRUPT,
   );
 }
 
 /** PostgreSQL's text form of a bytea to bytes, as `pg` parses a bytea column (hex, or `escape` output). */
 const parseBytea = pg.types.getTypeParser(pg.types.builtins.BYTEA, "text") as (text: string) => Buffer;
 
-const bytesOf = <T extends Blob[]>(rows: T[] | null): T[] | null =>
-  rows && rows.map((row) => row.map((blob) => (typeof blob === "string" ? parseBytea(blob) : blob)) as T);
+const bytesOf = (blob: Blob): Uint8Array | null => (typeof blob === "string" ? parseBytea(blob) : blob);
+
+const rowsOfBytes = <T extends Blob[]>(rows: T[] | null): T[] | null =>
+  rows && rows.map((row) => row.map(bytesOf) as T);
 
 /**
  * The official PostgreSQL saver (same tables, same reads), with these changes:
@@ -118,11 +121,11 @@ export class RuntimeCheckpointer extends PostgresSaver {
   }
 
   protected override _loadBlobs(blobs: Blob[][] | null): Promise<Record<string, unknown>> {
-    return super._loadBlobs(bytesOf(blobs) as [Uint8Array, Uint8Array, Uint8Array][]);
+    return super._loadBlobs(rowsOfBytes(blobs) as [Uint8Array, Uint8Array, Uint8Array][]);
   }
 
   protected override _loadWrites(writes: Blob[][] | null): Promise<[string, string, unknown][]> {
-    return super._loadWrites(bytesOf(writes) as [Uint8Array, Uint8Array, Uint8Array, Uint8Array][]);
+    return super._loadWrites(rowsOfBytes(writes) as [Uint8Array, Uint8Array, Uint8Array, Uint8Array][]);
   }
 
   /** Latest checkpoints read by runs' claims, by run, until the run's graph asks for them. */

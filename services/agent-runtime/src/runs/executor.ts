@@ -102,8 +102,8 @@ export class RunExecutor {
 
   /** The queue's job handler. */
   readonly handle: JobHandler = async (job, { attempt }) => {
-    // Claimed by its creation: nothing else can have taken it since (a later attempt would have
-    // to be handed it by the run sweep, which leaves alone the runs whose job is waiting).
+    // Claimed by its creation, which reserved this worker for it: it starts as soon as it was
+    // stored, so no later attempt can have taken it meanwhile.
     if (job.claimed && attempt === 1) {
       await this.execute(job.claimed.run, job.claimed.thread, job.claimed.checkpoint);
       return "done";

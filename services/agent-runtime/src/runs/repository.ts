@@ -216,13 +216,12 @@ export class RunRepository {
       SELECT r.created_at, r.status ${claim.read}`);
     // Everything else of the row is what was given (its JSON is not read back). The run is
     // answered as created (pending), as the official server answers it, even when it was claimed.
-    if (rows[0]?.status === "running") {
-      const { created_at: createdAt, status: _status, ...claimed } = rows[0];
-      const started = { ...pendingRunRow(run, createdAt), status: "running" as const, attempt: 1 };
-      return { run: pendingRunRow(run, createdAt), claimed: claimedFrom(started, claimed) };
+    if (rows[0]) {
+      const created = pendingRunRow(run, rows[0].created_at);
+      if (rows[0].status !== "running") return { run: created };
+      const started = { ...created, status: "running" as const, attempt: 1 };
+      return { run: created, claimed: claimedFrom(started, rows[0]) };
     }
-    // Everything else of the row is what was given (its JSON is not read back).
-    if (rows[0]) return { run: pendingRunRow(run, rows[0].created_at) };
     const exists = await this.query<{ n: number }[]>(
       Prisma.sql`SELECT 1 AS n FROM threads WHERE thread_id = ${run.threadId}::uuid AND ${filtersSql(Prisma.sql`metadata`, run.access)}`,
     );
