@@ -42,7 +42,13 @@ test("run_modes: every run of the thread in turn, runs started after connecting 
   const thread = await rt.client.threads.create();
   const joined = await joinUntil(thread.thread_id, 2);
   await new Promise((resolve) => setTimeout(resolve, 100)); // connected before any run exists
-  const first = await rt.client.runs.create(thread.thread_id, "agent", { input: say("one"), streamMode: ["values"] });
+  // The first run waits a second before it starts: a stream that connects late (a loaded machine)
+  // still finds it active rather than already ended, and so still follows it from its start.
+  const first = await rt.client.runs.create(thread.thread_id, "agent", {
+    input: say("one"),
+    streamMode: ["values"],
+    afterSeconds: 1,
+  });
   await rt.client.runs.join(thread.thread_id, first.run_id);
   const second = await rt.client.runs.create(thread.thread_id, "agent", { input: say("two"), streamMode: ["updates"] });
   const events = await joined.done;
