@@ -6,12 +6,16 @@
 //     from the seq the command answered: what `client.threads.stream()` sends), on Redis,
 //   - the official reference server (`langgraphjs dev`, installed in bench/reference/),
 // and the same graph run in-process with the same PostgreSQL checkpointer (no HTTP) as the ceiling.
+// The ceiling runs in a fresh process of its own, started like a target's server (same warm-up),
+// once right after each target and once at the end: the machine's speed drifts over a bench by
+// 20-30% here, so each target's CPU is compared with the ceiling measured next to it.
 // Prints runs/s and p50/p99 time to first event and to the end, side by side, the CPU ms each run
 // cost the server, the clients and the rest of the machine (bench/cpu.ts), and the targets.
 //
 // Options (environment): BENCH_RUNS (1000), BENCH_THREADS (100), BENCH_CLIENTS (20),
 // BENCH_WORKERS (runtime WORKERS, 20), BENCH_LATENCY_WORKERS (WORKERS of the latency-tuned
-// api+worker run, 6), BENCH_SKIP (comma list: split,latency,redis,memory,threads,protocol,reference,ceiling),
+// api+worker run, 6), BENCH_SKIP (comma list: split,latency,redis,memory,threads,protocol,reference,
+// ceiling; adjacent: no ceiling after each target, only the one at the end),
 // BENCH_CLIENT (sdk, or fetch: the same requests read with a bare fetch), BENCH_TARGET_URL (only
 // the HTTP workload, against a server started by hand; BENCH_PROTOCOL=true: the protocol's).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -20,7 +24,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
 import { startCountMeter, enableStatementStats, type Counts } from "./counts";
-import { groupCpuMs, measureBackground, ownCpuMs, startCpuMeter, type CpuSplit } from "./cpu";
+import { groupCpuMs, measureBackground, ownCpuMs, startCpuMeter, useBackground, type CpuSplit } from "./cpu";
 import { Client } from "@langchain/langgraph-sdk";
 import { freePort, migrate, waitUntilOk } from "@lgp/server-kit";
 import { createEmptyDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
@@ -57,6 +61,8 @@ interface Result {
   cpu: CpuSplit;
   /** Machine-independent counts per run (bench/counts.ts), where the bench owns the database. */
   counts?: Counts;
+  /** The ceiling measured in a fresh process right after this target. */
+  adjacentCeiling?: Result;
 }
 
 function percentile(values: number[], p: number): number {
@@ -208,7 +214,7 @@ async function httpWorkload(
 }
 
 /** The ceiling: the same graph, in this process, with the same PostgreSQL checkpointer. */
-async function inProcessWorkload(databaseUrl: string): Promise<Result> {
+async function inProcessWorkload(databaseUrl: string, count: boolean): Promise<Result> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
   const checkpointer = new RuntimeCheckpointer(pool, undefined, { schema: "bench_ceiling" });
   await checkpointer.setup();
@@ -228,14 +234,38 @@ async function inProcessWorkload(databaseUrl: string): Promise<Result> {
     return { firstEventMs, endMs: performance.now() - started };
   };
   await drive(WARMUP, CLIENTS, job);
-  const counter = await startCountMeter(databaseUrl);
+  const counter = count ? await startCountMeter(databaseUrl) : undefined;
   const meter = startCpuMeter(ownCpuMs);
   const { samples, elapsedMs, failures } = await drive(RUNS, CLIENTS, job);
   const cpu = meter(samples.length);
   const result = summarise("in-process ceiling (same graph + PostgresSaver)", samples, elapsedMs, failures, cpu);
-  result.counts = await counter(samples.length);
+  if (counter) result.counts = await counter(samples.length);
   await pool.end();
   return result;
+}
+
+const CEILING_RESULT = "ceiling result: ";
+/** The machine's background load in CPU ms/s, measured before the bench starts anything. */
+let backgroundLoad = 0;
+
+/**
+ * The ceiling in a fresh process (this file, BENCH_CEILING_DATABASE_URL set): the graph's code
+ * starts as cold as a target's server does, where a ceiling run again in this process would be
+ * warmer with each run.
+ */
+async function freshCeiling(databaseUrl: string, background: number, count: boolean): Promise<Result> {
+  const { child, log } = startProcess(process.execPath, ["--import", "tsx", __filename], ROOT, {
+    BENCH_CEILING_DATABASE_URL: databaseUrl,
+    BENCH_BACKGROUND: String(background),
+    BENCH_CEILING_COUNTS: String(count),
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const line = log
+    .join("")
+    .split("\n")
+    .find((text) => text.startsWith(CEILING_RESULT));
+  if (code !== 0 || !line) throw new Error(`the ceiling's process failed (exit ${code}):\n${log.join("")}`);
+  return JSON.parse(line.slice(CEILING_RESULT.length)) as Result;
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, log: string[]): Promise<void> {
@@ -307,12 +337,13 @@ async function runtimeWorkload(
     HOST: "127.0.0.1",
     WORKERS: topology === "api+worker" ? "0" : String(concurrency),
   });
+  let result: Result;
   try {
     await waitUntilUp(`http://127.0.0.1:${port}`, child, log);
     // Each child leads its own process group (detached): its CPU is the group's.
     const groups = [child, ...workers.map((worker) => worker.child)].map((process) => process.pid!);
     const serverCpuMs = () => groups.reduce((sum, pgid) => sum + groupCpuMs(pgid), 0);
-    return await httpWorkload(name, `http://127.0.0.1:${port}`, serverCpuMs, protocol, {
+    result = await httpWorkload(name, `http://127.0.0.1:${port}`, serverCpuMs, protocol, {
       databaseUrl: database.url,
       redisUrl: redisPrefix ? testRedisUrl() : undefined,
     });
@@ -320,6 +351,10 @@ async function runtimeWorkload(
     await stopProcess(child);
     for (const worker of workers) await stopProcess(worker.child);
   }
+  if (!SKIP.has("ceiling") && !SKIP.has("adjacent")) {
+    result.adjacentCeiling = await freshCeiling(database.url, backgroundLoad, false);
+  }
+  return result;
 }
 
 async function referenceWorkload(): Promise<Result> {
@@ -350,6 +385,16 @@ function format(value: number, digits = 1): string {
 }
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_CEILING_DATABASE_URL) {
+    // A ceiling's own process (freshCeiling).
+    useBackground(Number(process.env.BENCH_BACKGROUND));
+    const result = await inProcessWorkload(
+      process.env.BENCH_CEILING_DATABASE_URL,
+      process.env.BENCH_CEILING_COUNTS === "true",
+    );
+    console.log(CEILING_RESULT + JSON.stringify(result));
+    return;
+  }
   if (process.env.BENCH_TARGET_URL) {
     // Profiling aid: only the HTTP workload, against a server started by hand.
     const result = await httpWorkload(
@@ -365,8 +410,8 @@ async function main(): Promise<void> {
     `workload: echo graph, ${CLIENTS} concurrent clients, ${RUNS} streamed runs on ${THREADS} threads (+${WARMUP} warm-up)`,
   );
   // Before anything starts: the machine's own load, which "rest" would otherwise charge to the runs.
-  const background = await measureBackground();
-  console.log(`machine background load: ${format(background, 1)} CPU ms/s (taken out of "rest")`);
+  backgroundLoad = await measureBackground();
+  console.log(`machine background load: ${format(backgroundLoad, 1)} CPU ms/s (taken out of "rest")`);
   const results: Result[] = [];
   const database = await createEmptyDatabase("bench_agent_runtime");
   const prefix = `lgp-bench-${Date.now().toString(36)}`;
@@ -420,7 +465,7 @@ async function main(): Promise<void> {
         console.error(`reference server skipped: ${(error as Error).message.split("\n")[0]}`);
       }
     }
-    if (!SKIP.has("ceiling")) results.push(await inProcessWorkload(database.url));
+    if (!SKIP.has("ceiling")) results.push(await freshCeiling(database.url, backgroundLoad, true));
   } finally {
     await deleteRedisKeys(testRedisUrl(), prefix).catch(() => undefined);
     await deleteRedisKeys(testRedisUrl(), `${prefix}-split`).catch(() => undefined);
@@ -459,6 +504,24 @@ async function main(): Promise<void> {
       ];
     }),
   );
+
+  const adjacent = results.filter((r) => r.adjacentCeiling);
+  if (adjacent.length) {
+    console.log("\nThe ceiling measured in a fresh process right after each target (the machine's drift):");
+    printTable(
+      ["after target", "runs/s", "server", "rest", "server + rest"],
+      adjacent.map((r) => {
+        const c = r.adjacentCeiling!;
+        return [
+          r.name,
+          format(c.runsPerSecond),
+          format(c.cpu.server, 2),
+          format(c.cpu.rest, 2),
+          format(c.cpu.server + c.cpu.rest, 2),
+        ];
+      }),
+    );
+  }
 
   // What each run asked of PostgreSQL and Redis: the same on any machine, so what a change is judged on.
   const counted = results.filter((r) => r.counts);
@@ -518,12 +581,23 @@ async function main(): Promise<void> {
       console.log(
         `  runs/s vs in-process ceiling: ${format(share * 100, 0)}% (target >= 80%) ${share >= 0.8 ? "OK" : "MISSED"}`,
       );
-      // Server plus PostgreSQL/Redis/kernel CPU per run against the ceiling's graph plus PostgreSQL.
-      const cost = (ours.cpu.server + ours.cpu.rest) / (ceiling.cpu.server + ceiling.cpu.rest);
+      // Server plus PostgreSQL/Redis/kernel CPU per run against the ceiling's graph plus PostgreSQL:
+      // the ceiling measured right after this target when there is one (the verdict), and the
+      // one at the end.
+      const ownCost = ours.cpu.server + ours.cpu.rest;
       const limit = ours.name.includes("in-process queue") ? 1.4 : 1.8;
+      const adjacent = ours.adjacentCeiling;
+      const verdict = adjacent ?? ceiling;
+      const cost = ownCost / (verdict.cpu.server + verdict.cpu.rest);
+      const against = adjacent ? "the ceiling measured next to it" : "in-process ceiling";
       console.log(
-        `  server + rest CPU vs in-process ceiling: ${format(cost, 2)}x (target <= ${limit}x) ${cost <= limit ? "OK" : "MISSED"}`,
+        `  server + rest CPU vs ${against}: ${format(cost, 2)}x (target <= ${limit}x) ${cost <= limit ? "OK" : "MISSED"}` +
+          (adjacent ? ` (${format(ownCost, 2)} / ${format(adjacent.cpu.server + adjacent.cpu.rest, 2)} ms)` : ""),
       );
+      if (adjacent) {
+        const last = ownCost / (ceiling.cpu.server + ceiling.cpu.rest);
+        console.log(`  server + rest CPU vs the ceiling measured last: ${format(last, 2)}x`);
+      }
     }
   }
   if (ceiling) {

@@ -76,6 +76,11 @@ export async function measureBackground(ms = 3000): Promise<number> {
   return backgroundMsPerSecond;
 }
 
+/** Uses a background load measured elsewhere (a child bench process takes its parent's). */
+export function useBackground(msPerSecond: number): void {
+  backgroundMsPerSecond = Number.isFinite(msPerSecond) ? Math.max(0, msPerSecond) : 0;
+}
+
 export interface CpuSplit {
   /** The system under test: runtime processes (API and workers), or the in-process ceiling. */
   server: number;
