@@ -1,8 +1,9 @@
 // The statements every run executes (create; claim, with the graph's first checkpoint read, or
-// both in one when the creation claims the run; finish) find their rows through indexes, not by reading whole tables: each is EXPLAINed as the
+// both in one when the creation claims the run; finish) find their rows through indexes, and read
+// only the rows they need: each is EXPLAINed (ANALYZE, in a transaction rolled back) as the
 // repository sends it, with sequential scans priced out (enable_seqscan = off), so a plan that
-// still holds one has no index to use. A thread with a long history must not make its runs'
-// statements slower.
+// still holds one has no index to use. A thread with a long history, or a backlog of runs waiting
+// on other threads, must not make a run's statements read more.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { migrate } from "@lgp/server-kit";
@@ -15,6 +16,10 @@ import { CHECKPOINT_SCHEMA } from "../../src/threads/checkpoints";
 interface PlanNode {
   "Node Type": string;
   "Relation Name"?: string;
+  "Actual Rows"?: number;
+  "Actual Loops"?: number;
+  "Rows Removed by Filter"?: number;
+  "Rows Removed by Index Recheck"?: number;
   Plans?: PlanNode[];
 }
 
@@ -24,18 +29,39 @@ function scans(node: PlanNode, found: string[] = []): string[] {
   return found;
 }
 
+/** Rows of `runs` the statement's scans looked at: those they kept and those their filters dropped. */
+function runRowsRead(node: PlanNode): number {
+  const own =
+    node["Relation Name"] === "runs" && node["Node Type"] !== "ModifyTable"
+      ? ((node["Actual Rows"] ?? 0) +
+          (node["Rows Removed by Filter"] ?? 0) +
+          (node["Rows Removed by Index Recheck"] ?? 0)) *
+        (node["Actual Loops"] ?? 1)
+      : 0;
+  return (node.Plans ?? []).reduce((sum, child) => sum + runRowsRead(child), own);
+}
+
 let database: TestDatabase;
 let pool: pg.Pool;
 let explainer: pg.Client;
-/** Each statement the repository sent, with the table accesses of its plan. */
-const plans: { text: string; scans: string[] }[] = [];
+/** Each statement the repository sent, with the table accesses of its plan and the run rows it read. */
+const plans: { text: string; scans: string[]; runRows: number }[] = [];
 
-/** The repository's own pool, with each statement EXPLAINed on the side before it runs. */
+/**
+ * The repository's own pool, with each statement executed first under EXPLAIN ANALYZE on the side,
+ * in a transaction rolled back, then for real.
+ */
 function explainingPool(): pg.Pool {
   return {
     query: async (config: pg.QueryConfig) => {
-      const { rows } = await explainer.query(`EXPLAIN (FORMAT JSON) ${config.text}`, config.values);
-      plans.push({ text: config.text, scans: scans((rows[0]["QUERY PLAN"] as { Plan: PlanNode }[])[0].Plan) });
+      await explainer.query("BEGIN");
+      try {
+        const { rows } = await explainer.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${config.text}`, config.values);
+        const plan = (rows[0]["QUERY PLAN"] as { Plan: PlanNode }[])[0].Plan;
+        plans.push({ text: config.text, scans: scans(plan), runRows: runRowsRead(plan) });
+      } finally {
+        await explainer.query("ROLLBACK");
+      }
       return pool.query(config);
     },
   } as unknown as pg.Pool;
@@ -56,19 +82,25 @@ afterAll(async () => {
   await database?.drop();
 });
 
-test("creating, claiming and finishing a run on a thread with a long history are index lookups", async () => {
+test("creating, claiming and finishing a run read a few rows, whatever the thread's history and other threads' backlog", async () => {
   const assistantId = randomUUID();
   await pool.query(
     `INSERT INTO assistants (assistant_id, graph_id, config, context, metadata, name, version)
      VALUES ($1, 'agent', '{}', '{}', '{}', 'agent', 1)`,
     [assistantId],
   );
-  // Many threads, and one with 300 finished runs before the measured one.
+  // Many threads, one run waiting on each (a backlog), and one thread with 300 finished runs
+  // before the measured one.
   const threadId = randomUUID();
   await pool.query(
     `INSERT INTO threads (thread_id) SELECT gen_random_uuid() FROM generate_series(1, 500)
      UNION ALL SELECT $1::uuid`,
     [threadId],
+  );
+  await pool.query(
+    `INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, kwargs, multitask_strategy)
+     SELECT gen_random_uuid(), thread_id, $2, 'pending', '{}', '{}', 'reject' FROM threads WHERE thread_id <> $1`,
+    [threadId, assistantId],
   );
   await pool.query(
     `INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, kwargs, multitask_strategy)
@@ -111,6 +143,10 @@ test("creating, claiming and finishing a run on a thread with a long history are
     });
     expect(plan.scans.length).toBeGreaterThan(0);
   }
+  // Each reads the run itself and the thread's active runs (none but it here): not the 300
+  // finished runs of the thread nor the 500 waiting on other threads.
+  const reading = plans.map((plan) => ({ statement: plan.text.trim().slice(0, 80), runRows: plan.runRows }));
+  expect(reading.filter((plan) => plan.runRows > 3)).toEqual([]);
   expect(plans[1].scans.some((scan) => scan.endsWith(" on checkpoints"))).toBe(true);
   expect(plans[3].scans.some((scan) => scan.endsWith(" on checkpoints"))).toBe(true);
 });
