@@ -249,20 +249,29 @@ export class RedisEventLog implements EventLog {
 
   async *read(runId: string, options: { after?: string; signal?: AbortSignal }): AsyncIterable<RunEvent> {
     const after = options.after && /^\d+-\d+$/.test(options.after) ? options.after : "0-0";
-    for await (const entry of this.follow(eventKey(this.prefix, runId), after, options.signal)) {
+    // A reader that has only the first event (the stream of the run its request just created)
+    // skips the catch-up read: its run has at most just started (one command fewer per streamed run).
+    const catchUp = after !== this.firstId;
+    for await (const entry of this.follow(eventKey(this.prefix, runId), after, options.signal, catchUp)) {
       const event = toEvent(entry);
       if (event.event === END) return;
       yield event;
     }
   }
 
-  /** A stream's entries after `last`: the backlog, then live ones (on the shared connection). */
-  async *follow(key: string, last: string, signal?: AbortSignal): AsyncIterable<[string, string[]]> {
+  /**
+   * A stream's entries after `last`: the backlog, then live ones (on the shared connection).
+   * Without `catchUp` the shared XREAD, which starts after `last` too, answers the backlog as well
+   * (at once, in pages of its COUNT): for a stream expected to have little or none yet.
+   */
+  async *follow(key: string, last: string, signal?: AbortSignal, catchUp = true): AsyncIterable<[string, string[]]> {
     // Catch up without blocking, then follow on the shared connection.
-    const backlog = (await this.writer.xrange(key, `(${last}`, "+")) as [string, string[]][];
-    for (const entry of backlog) {
-      last = entry[0];
-      yield entry;
+    if (catchUp) {
+      const backlog = (await this.writer.xrange(key, `(${last}`, "+")) as [string, string[]][];
+      for (const entry of backlog) {
+        last = entry[0];
+        yield entry;
+      }
     }
     if (this.closed || signal?.aborted) return;
     const batches: [string, string[]][][] = [];
