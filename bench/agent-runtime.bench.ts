@@ -8,7 +8,9 @@
 // and the same graph run in-process with the same PostgreSQL checkpointer (no HTTP) as the ceiling.
 // The ceiling runs in a fresh process of its own, started like a target's server (same warm-up),
 // once right after each target and once at the end: the machine's speed drifts over a bench by
-// 20-30% here, so each target's CPU is compared with the ceiling measured next to it.
+// 20-30% here, so each target's CPU is compared with the ceiling measured next to it. Before each
+// measured phase the database is vacuumed and checkpointed, so what earlier phases left for
+// PostgreSQL's background work is not charged to it.
 // Prints runs/s and p50/p99 time to first event and to the end, side by side, the CPU ms each run
 // cost the server, the clients and the rest of the machine (bench/cpu.ts), and the targets.
 //
@@ -23,7 +25,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
-import { startCountMeter, enableStatementStats, type Counts } from "./counts";
+import { startCountMeter, enableStatementStats, settleDatabase, type Counts } from "./counts";
 import { groupCpuMs, measureBackground, ownCpuMs, startCpuMeter, useBackground, type CpuSplit } from "./cpu";
 import { Client } from "@langchain/langgraph-sdk";
 import { freePort, migrate, waitUntilOk } from "@lgp/server-kit";
@@ -205,6 +207,7 @@ async function httpWorkload(
     return { firstEventMs, endMs: performance.now() - started };
   };
   await drive(WARMUP, CLIENTS, job);
+  if (stores) await settleDatabase(stores.databaseUrl);
   const counter = stores ? await startCountMeter(stores.databaseUrl, stores.redisUrl) : undefined;
   const meter = startCpuMeter(serverCpuMs);
   const { samples, elapsedMs, failures } = await drive(RUNS, CLIENTS, job);
@@ -234,6 +237,7 @@ async function inProcessWorkload(databaseUrl: string, count: boolean): Promise<R
     return { firstEventMs, endMs: performance.now() - started };
   };
   await drive(WARMUP, CLIENTS, job);
+  await settleDatabase(databaseUrl);
   const counter = count ? await startCountMeter(databaseUrl) : undefined;
   const meter = startCpuMeter(ownCpuMs);
   const { samples, elapsedMs, failures } = await drive(RUNS, CLIENTS, job);

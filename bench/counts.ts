@@ -77,6 +77,22 @@ export async function enableStatementStats(databaseUrl: string): Promise<void> {
   }
 }
 
+/**
+ * Lets the database settle before a measured phase: what earlier phases left for autovacuum is
+ * vacuumed now, and dirty pages are written out (CHECKPOINT, when the bench's role may), so that
+ * work is not charged to the next phase's "rest". Each phase's own writes are still its own.
+ */
+export async function settleDatabase(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("VACUUM (ANALYZE)");
+    await client.query("CHECKPOINT").catch(() => undefined);
+  } finally {
+    await client.end();
+  }
+}
+
 async function redisStats(redis: Redis): Promise<{ commands: Map<string, number>; bytesIn: number }> {
   const commands = new Map<string, number>();
   for (const line of (await redis.info("commandstats")).split("\n")) {
