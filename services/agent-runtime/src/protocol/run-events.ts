@@ -30,23 +30,68 @@ function inputRequests(value: unknown): { interrupt_id: string; payload: unknown
   );
 }
 
+/** Events sent in one append at most; and how many may wait before the run waits for the log. */
+const BATCH = 64;
+const BACKLOG = 256;
+
 export class ProtocolRunEvents {
   private readonly requested = new Set<string>();
   private ended = false;
+  /** Events given but not yet in the log, in order (the first ones may be on their way). */
+  private readonly pending: { method: string; params: string }[] = [];
+  private flushing?: Promise<void>;
+  /** Why the last append failed; its events stay pending, for `written()` to send again. */
+  private failure?: unknown;
 
   constructor(
-    private readonly log: Pick<ThreadLog, "append">,
+    private readonly log: Pick<ThreadLog, "appendMany">,
     private readonly threadId: string,
     private readonly graphName: string,
   ) {}
 
+  /**
+   * Queues an event for the log. A run's events come in bursts (a superstep's tasks, checkpoint,
+   * values and updates at once): while one append is on its way, those that follow gather and go
+   * in the next, one round trip for many (a run of the echo graph: 17 events in 4 appends).
+   * The order is kept; an append that failed is reported by the next event (the run then goes back
+   * to the queue, as it did when each append was waited for) or by `written()`.
+   */
   private async write(method: string, namespace: string[], data: unknown, node?: string): Promise<void> {
+    if (this.failure) throw this.failure;
     const params = { namespace, timestamp: Date.now(), ...(node !== undefined ? { node } : {}), data };
-    await this.log.append(this.threadId, method, JSON.stringify(params));
+    this.pending.push({ method, params: JSON.stringify(params) });
+    this.flush();
+    if (this.pending.length >= BACKLOG) await this.flushing;
   }
 
-  start(): Promise<void> {
-    return this.write("lifecycle", [], { event: "running", graph_name: this.graphName });
+  /** Sends the pending events, a batch at a time, unless that is under way already. */
+  private flush(): void {
+    if (this.flushing) return;
+    this.flushing = (async () => {
+      try {
+        while (this.pending.length) {
+          const batch = this.pending.slice(0, BATCH);
+          await this.log.appendMany(this.threadId, batch);
+          this.pending.splice(0, batch.length);
+        }
+      } catch (error) {
+        this.failure = error;
+      }
+    })().finally(() => (this.flushing = undefined));
+  }
+
+  /** Resolves once every event given so far is in the log; an append that failed is tried again once. */
+  async written(): Promise<void> {
+    this.failure = undefined;
+    if (this.pending.length) this.flush();
+    while (this.flushing) await this.flushing;
+    if (this.failure) throw this.failure;
+  }
+
+  /** The root's `running` lifecycle, written before the graph starts (readers see it first, at once). */
+  async start(): Promise<void> {
+    await this.write("lifecycle", [], { event: "running", graph_name: this.graphName });
+    await this.written();
   }
 
   async event(event: GraphProtocolEvent): Promise<void> {
@@ -95,14 +140,21 @@ export class ProtocolRunEvents {
     }
   }
 
-  /** The root's terminal lifecycle, once: `failed` carries the error's message. */
+  /**
+   * The root's terminal lifecycle, once (`failed` carries the error's message); resolves when it
+   * and every event before it are in the log. Called again after a failure, it sends what is left.
+   */
   async end(event: Exclude<LifecycleEvent, "running">, error?: string): Promise<void> {
-    if (this.ended) return;
-    this.ended = true;
-    await this.write("lifecycle", [], {
-      event,
-      graph_name: this.graphName,
-      ...(error !== undefined ? { error } : {}),
-    });
+    if (!this.ended) {
+      this.ended = true;
+      // Queued whatever became of the events before it: the log keeps their order.
+      const params = {
+        namespace: [],
+        timestamp: Date.now(),
+        data: { event, graph_name: this.graphName, ...(error !== undefined ? { error } : {}) },
+      };
+      this.pending.push({ method: "lifecycle", params: JSON.stringify(params) });
+    }
+    await this.written();
   }
 }

@@ -212,14 +212,17 @@ export class MemoryThreadLog implements ThreadLog {
   }
 
   async append(threadId: string, method: string, params: string): Promise<number> {
+    return this.appendMany(threadId, [{ method, params }]);
+  }
+
+  async appendMany(threadId: string, entries: { method: string; params: string }[]): Promise<number> {
     this.sweep();
     const log = this.log(threadId);
-    const seq = log.next++;
-    log.entries.push({ seq, method, params });
+    for (const { method, params } of entries) log.entries.push({ seq: log.next++, method, params });
     if (log.entries.length > THREAD_LOG_MAX_ENTRIES) log.entries.splice(0, log.entries.length - THREAD_LOG_MAX_ENTRIES);
     log.touched = Date.now();
     log.emitter.emit("change");
-    return seq;
+    return log.next - 1;
   }
 
   /** Drops the logs of threads idle for an hour (checked at most once a minute). */

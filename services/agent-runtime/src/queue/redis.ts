@@ -27,19 +27,23 @@ const THREAD_LOG_TTL_SECONDS = 24 * 3600;
 const THREAD_LOG_TTL_SLACK_SECONDS = 3600;
 
 /**
- * Numbers and appends a thread log entry in one step (one round trip, and no two writers get the
- * same number): the entry's stream id is `0-<seq>`, so readers resume from a seq with XRANGE/XREAD.
+ * Numbers and appends thread log entries in one step (one round trip, and no two writers get the
+ * same numbers): an entry's stream id is `0-<seq>`, so readers resume from a seq with XRANGE/XREAD.
  * Both keys expire between TTL and TTL + slack after the last entry: the expiry is set to TTL +
- * slack, and set again only when less than TTL is left (a TTL read instead of two EXPIREs per entry).
+ * slack, and set again only when less than TTL is left (a TTL read instead of two EXPIREs per call).
+ * ARGV: max entries, TTL, slack, then each entry's method and params.
  */
-const APPEND_THREAD_ENTRY = `
-local seq = redis.call('INCR', KEYS[2])
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '0-' .. seq, 'm', ARGV[1], 'p', ARGV[2])
-if redis.call('TTL', KEYS[2]) < tonumber(ARGV[4]) then
-  redis.call('EXPIRE', KEYS[1], ARGV[4] + ARGV[5])
-  redis.call('EXPIRE', KEYS[2], ARGV[4] + ARGV[5])
+const APPEND_THREAD_ENTRIES = `
+local count = (#ARGV - 3) / 2
+local last = redis.call('INCRBY', KEYS[2], count)
+for i = 1, count do
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '0-' .. (last - count + i), 'm', ARGV[2 + 2 * i], 'p', ARGV[3 + 2 * i])
 end
-return seq`;
+if redis.call('TTL', KEYS[2]) < tonumber(ARGV[2]) then
+  redis.call('EXPIRE', KEYS[1], ARGV[2] + ARGV[3])
+  redis.call('EXPIRE', KEYS[2], ARGV[2] + ARGV[3])
+end
+return last`;
 
 export function redisConnection(url: string): Redis {
   // BullMQ requires maxRetriesPerRequest: null on its connections.
@@ -325,14 +329,13 @@ function toThreadEntry([id, fields]: [string, string[]]): ThreadLogEntry {
   return entry;
 }
 
-type AppendThreadEntry = (
+type AppendThreadEntries = (
   key: string,
   seqKey: string,
-  method: string,
-  params: string,
   maxEntries: number,
   ttlSeconds: number,
   slackSeconds: number,
+  ...methodsAndParams: string[]
 ) => Promise<number>;
 
 class RedisThreadLog implements ThreadLog {
@@ -341,7 +344,7 @@ class RedisThreadLog implements ThreadLog {
     private readonly writer: Redis,
     private readonly prefix: string,
   ) {
-    writer.defineCommand("appendThreadEntry", { numberOfKeys: 2, lua: APPEND_THREAD_ENTRY });
+    writer.defineCommand("appendThreadEntries", { numberOfKeys: 2, lua: APPEND_THREAD_ENTRIES });
   }
 
   private key(threadId: string): string {
@@ -349,16 +352,19 @@ class RedisThreadLog implements ThreadLog {
   }
 
   async append(threadId: string, method: string, params: string): Promise<number> {
+    return this.appendMany(threadId, [{ method, params }]);
+  }
+
+  async appendMany(threadId: string, entries: { method: string; params: string }[]): Promise<number> {
     const key = this.key(threadId);
     // EVALSHA once the script is known to Redis (ioredis loads it on the first NOSCRIPT).
-    const seq = await (this.writer as Redis & { appendThreadEntry: AppendThreadEntry }).appendThreadEntry(
+    const seq = await (this.writer as Redis & { appendThreadEntries: AppendThreadEntries }).appendThreadEntries(
       key,
       `${key}:seq`,
-      method,
-      params,
       THREAD_LOG_MAX_ENTRIES,
       THREAD_LOG_TTL_SECONDS,
       THREAD_LOG_TTL_SLACK_SECONDS,
+      ...entries.flatMap(({ method, params }) => [method, params]),
     );
     return Number(seq);
   }

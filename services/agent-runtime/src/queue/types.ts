@@ -91,6 +91,8 @@ export interface ThreadLogEntry {
 export interface ThreadLog {
   /** Appends an event; returns its `seq`. */
   append(threadId: string, method: string, params: string): Promise<number>;
+  /** Appends events in order, numbered consecutively, in one step; returns the last one's `seq`. */
+  appendMany(threadId: string, entries: { method: string; params: string }[]): Promise<number>;
   /** Follows the log: entries after `since` (all kept when absent), then live ones, until `signal` aborts. */
   read(threadId: string, options: { since?: number; signal?: AbortSignal }): AsyncIterable<ThreadLogEntry>;
   /** The entries kept with `since < seq <= until`, at once (no waiting for more). */

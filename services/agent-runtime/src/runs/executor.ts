@@ -46,7 +46,7 @@ class CancelledError extends Error {
 }
 
 /** What the executor writes of the event logs (a worker thread sends it to the main thread). */
-export type RunEventWriter = Pick<EventLog, "append" | "end"> & { threads: Pick<ThreadLog, "append"> };
+export type RunEventWriter = Pick<EventLog, "append" | "end"> & { threads: Pick<ThreadLog, "appendMany"> };
 
 export interface RunExecutorDeps {
   runs: RunRepository;

@@ -28,7 +28,7 @@ export type FromThread =
   | { kind: "outcome"; id: number; outcome: JobOutcome | "failed" }
   | { kind: "append"; runId: string; event: string; data: string }
   | { kind: "end"; runId: string }
-  | { kind: "thread-append"; threadId: string; method: string; params: string }
+  | { kind: "thread-append"; threadId: string; entries: { method: string; params: string }[] }
   | { kind: "enqueue"; job: RunJob; delayMs?: number }
   | { kind: "publish"; message: ControlMessage }
   | { kind: "finished"; event: Omit<RunFinished, "values"> };

@@ -55,9 +55,9 @@ async function start(): Promise<() => Promise<void>> {
         send({ kind: "end", runId });
       },
       threads: {
-        async append(threadId, method, params) {
-          send({ kind: "thread-append", threadId, method, params });
-          return 0;
+        async appendMany(threadId, entries) {
+          send({ kind: "thread-append", threadId, entries });
+          return 0; // numbered by the main thread; the executor does not read seqs back
         },
       },
     };

@@ -134,7 +134,7 @@ export class RunThreads {
         events.end(message.runId).catch(failed);
         break;
       case "thread-append":
-        events.threads.append(message.threadId, message.method, message.params).catch(failed);
+        events.threads.appendMany(message.threadId, message.entries).catch(failed);
         break;
       case "enqueue":
         queue.enqueue(message.job, { delayMs: message.delayMs }).catch(failed);

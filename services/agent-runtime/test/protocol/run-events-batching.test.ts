@@ -1,0 +1,66 @@
+// A protocol run's events reach its thread's log in order and, when they come in a burst, in few
+// appends: while one append is on its way, the events that follow gather for the next. Once the
+// run's end has been written, everything before it is in the log.
+import Redis from "ioredis";
+import { ProtocolRunEvents } from "../../src/protocol/run-events";
+import { RedisEventLog } from "../../src/queue/redis";
+import { startPrivateRedis, type PrivateRedis } from "../support/redis-server";
+
+let redis: PrivateRedis;
+let log: RedisEventLog;
+let stats: Redis;
+
+beforeAll(async () => {
+  redis = await startPrivateRedis();
+  log = new RedisEventLog(redis.url, "batching");
+  stats = new Redis(redis.url);
+  // The append script is loaded once (its first call); not counted below.
+  await log.threads.append("warm-up", "custom", "{}");
+});
+afterAll(async () => {
+  await log?.close();
+  stats?.disconnect();
+  await redis?.close();
+});
+
+async function scriptCalls(): Promise<number> {
+  const info = await stats.info("commandstats");
+  const calls = (command: string) => Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+  return calls("evalsha") + calls("eval");
+}
+
+test("a burst of 30 events goes in two appends, in order, all in the log once the end is written", async () => {
+  const events = new ProtocolRunEvents(log.threads, "burst", "agent");
+  // The run's `running` lifecycle is in the log before its graph starts.
+  await events.start();
+  expect((await log.threads.range("burst", 0, 1000)).length).toBe(1);
+  const before = await scriptCalls();
+  // As the executor gives them: each awaited, none waiting for Redis.
+  for (let i = 0; i < 30; i += 1) {
+    await events.event({ method: "custom", params: { namespace: [], data: { i } } });
+  }
+  await events.end("completed");
+
+  const entries = await log.threads.range("burst", 0, 1000);
+  expect(entries.map((entry) => entry.seq)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+  expect(entries.map((entry) => JSON.parse(entry.params).data)).toEqual([
+    { event: "running", graph_name: "agent" },
+    ...Array.from({ length: 30 }, (_, i) => ({ i })),
+    { event: "completed", graph_name: "agent" },
+  ]);
+  // The burst's first event's append, then one for the 30 that gathered meanwhile.
+  expect((await scriptCalls()) - before).toBe(2);
+});
+
+test("events keep numbering on from what the thread's log holds; an end given after all else was written is written too", async () => {
+  await log.threads.appendMany("continued", [
+    { method: "custom", params: "{}" },
+    { method: "custom", params: "{}" },
+  ]);
+  const events = new ProtocolRunEvents(log.threads, "continued", "agent");
+  await events.start();
+  await events.written();
+  await events.end("completed");
+  expect((await log.threads.range("continued", 0, 100)).map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
+  expect(await log.threads.lastSeq("continued")).toBe(4);
+});
