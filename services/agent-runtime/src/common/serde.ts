@@ -1,22 +1,7 @@
 // JSON for the wire: LangChain messages become the plain dicts the official client expects
 // (`{type, content, id, ...}`) instead of their `lc` constructor form.
-import {
-  AIMessage,
-  AIMessageChunk,
-  ChatMessage,
-  ChatMessageChunk,
-  FunctionMessage,
-  FunctionMessageChunk,
-  HumanMessage,
-  HumanMessageChunk,
-  isBaseMessage,
-  RemoveMessage,
-  SystemMessage,
-  SystemMessageChunk,
-  ToolMessage,
-  ToolMessageChunk,
-  type BaseMessage,
-} from "@langchain/core/messages";
+import * as messages from "@langchain/core/messages";
+import type { BaseMessage } from "@langchain/core/messages";
 
 // As the official JS server writes them: the message's own fields and its type, nothing filled in
 // (its suite compares message dicts exactly: no `name: null` or `example: false` added).
@@ -39,21 +24,14 @@ export function messageToDict(message: BaseMessage): Record<string, unknown> {
 // field to its own name, the dict is the message's fields as they are, whenever the copy would
 // change nothing: no key renamed, no value escaped, no object other than plain data. Otherwise,
 // and for any other class, `toDict()` itself.
-const CORE_CLASSES = new Set<unknown>([
-  AIMessage,
-  AIMessageChunk,
-  ChatMessage,
-  ChatMessageChunk,
-  FunctionMessage,
-  FunctionMessageChunk,
-  HumanMessage,
-  HumanMessageChunk,
-  RemoveMessage,
-  SystemMessage,
-  SystemMessageChunk,
-  ToolMessage,
-  ToolMessageChunk,
-]);
+// (`instanceof` cannot tell: BaseMessage answers it by a mark its instances carry.)
+const CORE_CLASSES = new Set<unknown>(
+  Object.values(messages).filter(
+    (value) =>
+      typeof value === "function" &&
+      Object.prototype.isPrototypeOf.call(messages.BaseMessage.prototype, value.prototype),
+  ),
+);
 const plainClasses = new Map<unknown, boolean>();
 
 /** Whether `toJSON()` of this message's class keeps its fields' names and adds nothing. */
@@ -137,7 +115,7 @@ function toWire(value: unknown, key: string, ancestors: Set<object>, jsonDone = 
   if (typeof value === "bigint") return value.toString();
   if (value === null || typeof value !== "object") return value;
   // What a message's dict holds is written the same way (a message or a bigint inside it).
-  if (isBaseMessage(value)) return toWire(messageToDict(value), key, ancestors, true);
+  if (messages.isBaseMessage(value)) return toWire(messageToDict(value), key, ancestors, true);
   if (value instanceof Error) return { error: value.name, message: value.message };
   // As JSON.stringify: boxed primitives are their values, and toJSON is called once per value.
   if (value instanceof Number || value instanceof String || value instanceof Boolean) return value.valueOf();
