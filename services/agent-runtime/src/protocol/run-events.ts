@@ -82,8 +82,12 @@ export class ProtocolRunEvents {
 
   /** Resolves once every event given so far is in the log; an append that failed is tried again once. */
   async written(): Promise<void> {
+    // The sending under way goes on while events are pending: once it settles, what is left (if
+    // anything) is what an append failed to write.
+    while (this.flushing) await this.flushing;
     this.failure = undefined;
-    if (this.pending.length) this.flush();
+    if (!this.pending.length) return;
+    this.flush();
     while (this.flushing) await this.flushing;
     if (this.failure) throw this.failure;
   }
@@ -147,7 +151,7 @@ export class ProtocolRunEvents {
   async end(event: Exclude<LifecycleEvent, "running">, error?: string): Promise<void> {
     if (!this.ended) {
       this.ended = true;
-      // Queued whatever became of the events before it: the log keeps their order.
+      // Behind the events before it, even those an append failed to write: the log keeps the order.
       const params = {
         namespace: [],
         timestamp: Date.now(),

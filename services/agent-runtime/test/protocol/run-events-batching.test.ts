@@ -1,6 +1,7 @@
 // A protocol run's events reach its thread's log in order and, when they come in a burst, in few
 // appends: while one append is on its way, the events that follow gather for the next. Once the
-// run's end has been written, everything before it is in the log.
+// run's end has been written, everything before it is in the log, even events an append had
+// failed to write.
 import Redis from "ioredis";
 import { ProtocolRunEvents } from "../../src/protocol/run-events";
 import { RedisEventLog } from "../../src/queue/redis";
@@ -63,4 +64,22 @@ test("events keep numbering on from what the thread's log holds; an end given af
   await events.end("completed");
   expect((await log.threads.range("continued", 0, 100)).map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
   expect(await log.threads.lastSeq("continued")).toBe(4);
+});
+
+test("events an append failed to write are reported, then written with the end once the log takes them", async () => {
+  // The thread's log key holds a string: Redis refuses the script's XADD (WRONGTYPE).
+  const key = "batching:thread:refused:protocol";
+  await stats.set(key, "not a stream");
+  const events = new ProtocolRunEvents(log.threads, "refused", "agent");
+  await expect(events.start()).rejects.toThrow(/WRONGTYPE/);
+  // The next event reports it too (the executor would hand the run back to the queue here).
+  await expect(events.event({ method: "custom", params: { namespace: [], data: {} } })).rejects.toThrow(/WRONGTYPE/);
+
+  await stats.del(key);
+  await events.end("failed", "the log was refused");
+  const entries = await log.threads.range("refused", 0, 1000);
+  expect(entries.map((entry) => JSON.parse(entry.params).data)).toEqual([
+    { event: "running", graph_name: "agent" },
+    { event: "failed", graph_name: "agent", error: "the log was refused" },
+  ]);
 });
