@@ -111,38 +111,33 @@ export type InsertOutcome = { run: RunRow; claimed?: Claimed } | { missingThread
 /** What a claim answers beside the run: its thread's metadata and latest checkpoint (`ck_` columns). */
 type ClaimedColumns = { thread_metadata: ThreadRow["metadata"] } & PrefixedCheckpoint;
 
-/** The names of those columns. */
+/** The checkpoint read's columns: the claim answers each as `ck_<column>`, beside a run's. */
+const CHECKPOINT_FIELDS = [
+  "checkpoint",
+  "checkpoint_id",
+  "parent_checkpoint_id",
+  "metadata",
+  "channel_values",
+  "pending_writes",
+] as const satisfies readonly (keyof CheckpointRow)[];
+
+/** The names of the columns a claim reads beside the run. */
 const CLAIMED_COLUMNS: (keyof ClaimedColumns)[] = [
   "thread_metadata",
-  "ck_checkpoint",
-  "ck_checkpoint_id",
-  "ck_parent_checkpoint_id",
-  "ck_metadata",
-  "ck_channel_values",
-  "ck_pending_writes",
+  ...CHECKPOINT_FIELDS.map((field) => `ck_${field}` as const),
 ];
 
 /** The checkpoint read's columns (of `ck`), prefixed to sit beside a run's. */
-const CHECKPOINT_COLUMNS = Prisma.sql`ck.checkpoint AS ck_checkpoint, ck.checkpoint_id AS ck_checkpoint_id,
-  ck.parent_checkpoint_id AS ck_parent_checkpoint_id, ck.metadata AS ck_metadata,
-  ck.channel_values AS ck_channel_values, ck.pending_writes AS ck_pending_writes`;
+const CHECKPOINT_COLUMNS = Prisma.raw(CHECKPOINT_FIELDS.map((field) => `ck.${field} AS ck_${field}`).join(", "));
 
 function claimedFrom(run: RunRow, columns: ClaimedColumns): Claimed {
-  return {
-    run,
-    thread: { metadata: columns.thread_metadata },
-    checkpoint:
-      columns.ck_checkpoint_id === null
-        ? null
-        : ({
-            checkpoint: columns.ck_checkpoint,
-            checkpoint_id: columns.ck_checkpoint_id,
-            parent_checkpoint_id: columns.ck_parent_checkpoint_id,
-            metadata: columns.ck_metadata,
-            channel_values: columns.ck_channel_values,
-            pending_writes: columns.ck_pending_writes,
-          } as CheckpointRow),
-  };
+  const checkpoint =
+    columns.ck_checkpoint_id === null
+      ? null
+      : (Object.fromEntries(
+          CHECKPOINT_FIELDS.map((field) => [field, columns[`ck_${field}`]]),
+        ) as unknown as CheckpointRow);
+  return { run, thread: { metadata: columns.thread_metadata }, checkpoint };
 }
 
 /**
