@@ -58,10 +58,15 @@ export class ProtocolRunEvents {
    */
   private async write(method: string, namespace: string[], data: unknown, node?: string): Promise<void> {
     if (this.failure) throw this.failure;
-    const params = { namespace, timestamp: Date.now(), ...(node !== undefined ? { node } : {}), data };
-    this.pending.push({ method, params: JSON.stringify(params) });
+    this.queue(method, namespace, data, node);
     this.flush();
     if (this.pending.length >= BACKLOG) await this.flushing;
+  }
+
+  /** Adds an event, as the log holds it, behind those pending. */
+  private queue(method: string, namespace: string[], data: unknown, node?: string): void {
+    const params = { namespace, timestamp: Date.now(), ...(node !== undefined ? { node } : {}), data };
+    this.pending.push({ method, params: JSON.stringify(params) });
   }
 
   /** Sends the pending events, a batch at a time, unless that is under way already. */
@@ -152,12 +157,7 @@ export class ProtocolRunEvents {
     if (!this.ended) {
       this.ended = true;
       // Behind the events before it, even those an append failed to write: the log keeps the order.
-      const params = {
-        namespace: [],
-        timestamp: Date.now(),
-        data: { event, graph_name: this.graphName, ...(error !== undefined ? { error } : {}) },
-      };
-      this.pending.push({ method: "lifecycle", params: JSON.stringify(params) });
+      this.queue("lifecycle", [], { event, graph_name: this.graphName, ...(error !== undefined ? { error } : {}) });
     }
     await this.written();
   }

@@ -211,10 +211,6 @@ export class MemoryThreadLog implements ThreadLog {
     return log;
   }
 
-  async append(threadId: string, method: string, params: string): Promise<number> {
-    return this.appendMany(threadId, [{ method, params }]);
-  }
-
   async appendMany(threadId: string, entries: { method: string; params: string }[]): Promise<number> {
     this.sweep();
     const log = this.log(threadId);

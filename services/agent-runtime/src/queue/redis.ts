@@ -351,10 +351,6 @@ class RedisThreadLog implements ThreadLog {
     return `${this.prefix}:thread:${threadId}:protocol`;
   }
 
-  async append(threadId: string, method: string, params: string): Promise<number> {
-    return this.appendMany(threadId, [{ method, params }]);
-  }
-
   async appendMany(threadId: string, entries: { method: string; params: string }[]): Promise<number> {
     const key = this.key(threadId);
     // EVALSHA once the script is known to Redis (ioredis loads it on the first NOSCRIPT).

@@ -89,8 +89,6 @@ export interface ThreadLogEntry {
 }
 
 export interface ThreadLog {
-  /** Appends an event; returns its `seq`. */
-  append(threadId: string, method: string, params: string): Promise<number>;
   /** Appends events in order, numbered consecutively, in one step; returns the last one's `seq`. */
   appendMany(threadId: string, entries: { method: string; params: string }[]): Promise<number>;
   /** Follows the log: entries after `since` (all kept when absent), then live ones, until `signal` aborts. */

@@ -16,7 +16,7 @@ beforeAll(async () => {
   log = new RedisEventLog(redis.url, "batching");
   stats = new Redis(redis.url);
   // The append script is loaded once (its first call); not counted below.
-  await log.threads.append("warm-up", "custom", "{}");
+  await log.threads.appendMany("warm-up", [{ method: "custom", params: "{}" }]);
 });
 afterAll(async () => {
   await log?.close();

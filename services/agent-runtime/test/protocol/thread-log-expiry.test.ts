@@ -29,19 +29,19 @@ test("entries keep the log a day past the last one, and only a log with less tha
   const key = `${prefix}:thread:${threadId}:protocol`;
   const ttls = async () => [await redis.ttl(key), await redis.ttl(`${key}:seq`)];
 
-  expect(await log.threads.append(threadId, "lifecycle", "{}")).toBe(1);
+  expect(await log.threads.appendMany(threadId, [{ method: "lifecycle", params: "{}" }])).toBe(1);
   for (const ttl of await ttls()) expect(ttl).toBeGreaterThan(DAY);
 
   // With more than a day left, an entry leaves the expiry where it is.
   await redis.expire(key, DAY + 600);
   await redis.expire(`${key}:seq`, DAY + 600);
-  expect(await log.threads.append(threadId, "values", "{}")).toBe(2);
+  expect(await log.threads.appendMany(threadId, [{ method: "values", params: "{}" }])).toBe(2);
   for (const ttl of await ttls()) expect(ttl).toBeLessThanOrEqual(DAY + 600);
 
   // Less than a day left (time has passed since it was set): the next entry moves it past a day again.
   await redis.expire(key, 60);
   await redis.expire(`${key}:seq`, 60);
-  expect(await log.threads.append(threadId, "lifecycle", "{}")).toBe(3);
+  expect(await log.threads.appendMany(threadId, [{ method: "lifecycle", params: "{}" }])).toBe(3);
   for (const ttl of await ttls()) expect(ttl).toBeGreaterThan(DAY);
   expect((await log.threads.range(threadId, 0, 3)).map((entry) => entry.seq)).toEqual([1, 2, 3]);
 });
