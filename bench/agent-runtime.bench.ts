@@ -257,10 +257,10 @@ let backgroundLoad = 0;
  * starts as cold as a target's server does, where a ceiling run again in this process would be
  * warmer with each run.
  */
-async function freshCeiling(databaseUrl: string, background: number, count: boolean): Promise<Result> {
+async function freshCeiling(databaseUrl: string, count: boolean): Promise<Result> {
   const { child, log } = startProcess(process.execPath, ["--import", "tsx", __filename], ROOT, {
     BENCH_CEILING_DATABASE_URL: databaseUrl,
-    BENCH_BACKGROUND: String(background),
+    BENCH_BACKGROUND: String(backgroundLoad),
     BENCH_CEILING_COUNTS: String(count),
   });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
@@ -356,7 +356,7 @@ async function runtimeWorkload(
     for (const worker of workers) await stopProcess(worker.child);
   }
   if (!SKIP.has("ceiling") && !SKIP.has("adjacent")) {
-    result.adjacentCeiling = await freshCeiling(database.url, backgroundLoad, false);
+    result.adjacentCeiling = await freshCeiling(database.url, false);
   }
   return result;
 }
@@ -469,7 +469,7 @@ async function main(): Promise<void> {
         console.error(`reference server skipped: ${(error as Error).message.split("\n")[0]}`);
       }
     }
-    if (!SKIP.has("ceiling")) results.push(await freshCeiling(database.url, backgroundLoad, true));
+    if (!SKIP.has("ceiling")) results.push(await freshCeiling(database.url, true));
   } finally {
     await deleteRedisKeys(testRedisUrl(), prefix).catch(() => undefined);
     await deleteRedisKeys(testRedisUrl(), `${prefix}-split`).catch(() => undefined);

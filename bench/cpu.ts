@@ -71,8 +71,7 @@ export async function measureBackground(ms = 3000): Promise<number> {
   const start = machineBusyMs();
   const started = performance.now();
   await new Promise((resolve) => setTimeout(resolve, ms));
-  const rate = ((machineBusyMs() - start) / (performance.now() - started)) * 1000;
-  backgroundMsPerSecond = Number.isFinite(rate) ? Math.max(0, rate) : 0;
+  useBackground(((machineBusyMs() - start) / (performance.now() - started)) * 1000);
   return backgroundMsPerSecond;
 }
 
