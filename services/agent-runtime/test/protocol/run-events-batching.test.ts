@@ -24,11 +24,7 @@ afterAll(async () => {
   await redis?.close();
 });
 
-async function scriptCalls(): Promise<number> {
-  const info = await stats.info("commandstats");
-  const calls = (command: string) => Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
-  return calls("evalsha") + calls("eval");
-}
+const scriptCalls = () => redis.calls("evalsha", "eval");
 
 test("a burst of 30 events goes in two appends, in order, all in the log once the end is written", async () => {
   const events = new ProtocolRunEvents(log.threads, "burst", "agent");

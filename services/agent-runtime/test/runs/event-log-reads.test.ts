@@ -2,30 +2,20 @@
 // (it holds the first event, written by that request) goes straight to the shared XREAD, with no
 // catch-up read first: whatever the run wrote before the reader subscribed still comes, in order,
 // however much there is. A reader resuming after a later event reads its backlog first.
-import Redis from "ioredis";
 import { RedisEventLog } from "../../src/queue/redis";
 import { startPrivateRedis, type PrivateRedis } from "../support/redis-server";
 
 let redis: PrivateRedis;
 let log: RedisEventLog;
-let stats: Redis;
 
 beforeAll(async () => {
   redis = await startPrivateRedis();
   log = new RedisEventLog(redis.url, "reads");
-  stats = new Redis(redis.url);
 });
 afterAll(async () => {
   await log?.close();
-  stats?.disconnect();
   await redis?.close();
 });
-
-/** Calls of one Redis command so far (this private server's INFO). */
-async function calls(command: string): Promise<number> {
-  const info = await stats.info("commandstats");
-  return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
-}
 
 /** A run that has written `count` events (and maybe ended) before anyone reads it. */
 async function writtenRun(runId: string, count: number, ended: boolean): Promise<string[]> {
@@ -46,9 +36,9 @@ async function readAll(runId: string, after: string): Promise<number[]> {
 
 test("the creating request's reader gets what the run wrote before it subscribed, without a catch-up read", async () => {
   await writtenRun("early-events", 3, true);
-  const before = await calls("xrange");
+  const before = await redis.calls("xrange");
   expect(await readAll("early-events", log.firstId)).toEqual([0, 1, 2]);
-  expect((await calls("xrange")) - before).toBe(0);
+  expect((await redis.calls("xrange")) - before).toBe(0);
 });
 
 test("a backlog larger than one shared read's page comes whole and in order", async () => {
@@ -67,7 +57,7 @@ test("events written while the reader waits come live, after those written befor
 
 test("a reader resuming after a later event reads the backlog after it first", async () => {
   const ids = await writtenRun("resumed", 4, true);
-  const before = await calls("xrange");
+  const before = await redis.calls("xrange");
   expect(await readAll("resumed", ids[1])).toEqual([2, 3]);
-  expect((await calls("xrange")) - before).toBe(1);
+  expect((await redis.calls("xrange")) - before).toBe(1);
 });

@@ -13,6 +13,8 @@ export interface PrivateRedis {
   restart(): Promise<void>;
   /** Connected clients, from INFO. */
   clients(): Promise<number>;
+  /** Calls so far of each command named (summed), from INFO commandstats. */
+  calls(...commands: string[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -47,20 +49,30 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   };
   await launch();
   const url = `redis://127.0.0.1:${port}`;
+  /** A section of INFO, read on a connection of its own. */
+  const info = async (section: string) => {
+    const { Redis } = await import("ioredis");
+    const probe = new Redis(url, { maxRetriesPerRequest: 1 });
+    try {
+      return await probe.info(section);
+    } finally {
+      probe.disconnect();
+    }
+  };
   return {
     url,
     kill,
     restart: launch,
     async clients() {
-      const { Redis } = await import("ioredis");
-      const probe = new Redis(url, { maxRetriesPerRequest: 1 });
-      try {
-        const info = await probe.info("clients");
-        // Not counting this probe itself.
-        return Number(/connected_clients:(\d+)/.exec(info)?.[1] ?? NaN) - 1;
-      } finally {
-        probe.disconnect();
-      }
+      // Not counting the probe itself.
+      return Number(/connected_clients:(\d+)/.exec(await info("clients"))?.[1] ?? NaN) - 1;
+    },
+    async calls(...commands) {
+      const stats = await info("commandstats");
+      return commands.reduce(
+        (sum, command) => sum + Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0),
+        0,
+      );
     },
     async close() {
       await kill();
