@@ -95,6 +95,8 @@ test("a creation not asked to claim leaves the run pending", async () => {
   expect(await statusOf(run.runId)).toEqual({ status: "pending", attempt: 0 });
 });
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 test("two creations racing on a free thread claim one run, not both", async () => {
   const threadId = await newThread();
   // The first creation's statement is under way (its transaction holds the thread's row)...
@@ -107,7 +109,7 @@ test("two creations racing on a free thread claim one run, not both", async () =
     // ...when the second starts: its snapshot cannot see the first's run, only the thread's row can.
     const second = newRun(threadId);
     const racing = runs.insert(second);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     await holder.query("COMMIT");
     expect(await racing).not.toHaveProperty("claimed");
     expect(await statusOf(first.runId)).toEqual({ status: "running", attempt: 1 });
@@ -117,7 +119,6 @@ test("two creations racing on a free thread claim one run, not both", async () =
   }
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const running = async (threadId: string) =>
   (await pool.query("SELECT run_id FROM runs WHERE thread_id = $1 AND status = 'running'", [threadId])).rowCount;
 
