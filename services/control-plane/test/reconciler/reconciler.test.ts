@@ -164,10 +164,21 @@ it("ends a failing install_command in BUILD_FAILED; the build log holds the outp
   expect(page.status).toBe(200);
   expect(page.body.logs).toHaveLength(2);
   expect(page.body.next_offset).toBe(2);
+  // The transition's own line comes just after the status a client sees (see Transitions.move):
+  // the log is complete once it is there, and only then do both orders end on the same line.
+  let complete = all;
+  for (
+    let i = 0;
+    i < 100 && !complete.some((line) => line.message.startsWith("status BUILDING -> BUILD_FAILED"));
+    i++
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    complete = await logs(created.id, created.latest_revision_id, "build");
+  }
   const desc = await h.api
     .post(`/v1/projects/${created.id}/revisions/${created.latest_revision_id}/build_logs`)
     .send({ order: "desc", limit: 1 });
-  expect(desc.body.logs[0].message).toBe(all.at(-1)!.message);
+  expect(desc.body.logs[0].message).toBe(complete.at(-1)!.message);
 });
 
 it("ends a revision whose langgraph.json names a missing file in BUILD_FAILED", async () => {
