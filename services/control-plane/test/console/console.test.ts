@@ -99,6 +99,8 @@ const DEPLOY_TIMEOUT = 150_000;
 
   test("create a deployment: the API's 422 is shown beside its field, then the example source is created", async () => {
     await page.getByRole("link", { name: "New deployment" }).click();
+    // The list's own search field ("Name contains") answers to "Name" until the form is shown.
+    await page.getByRole("heading", { name: "New deployment" }).waitFor();
     await page.getByLabel("Name").fill("Not A Valid Name");
     await page.getByLabel("Repository URL or path").fill(`file://${repo}`);
     await page.getByLabel("Build command").fill("test -f langgraph.json");
