@@ -22,7 +22,7 @@ const assistantId = randomUUID();
 beforeAll(async () => {
   database = await createEmptyDatabase("claim_at_creation");
   await migrate(database.url, path.join(REPO_ROOT, "prisma/agent-runtime/migrations"));
-  pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  pool = new pg.Pool({ connectionString: database.url, max: 6 });
   checkpointer = new RuntimeCheckpointer(pool, undefined, { schema: CHECKPOINT_SCHEMA });
   await checkpointer.setup();
   runs = new RunRepository(pool, checkpointer);
@@ -97,6 +97,22 @@ test("a creation not asked to claim leaves the run pending", async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Waits until `count` statements of this database wait for a lock. The races below depend on the
+ * order statements queue on the thread's row, so that order is observed, not assumed from a sleep:
+ * on a loaded machine a statement could reach the server after the one meant to follow it.
+ */
+async function lockWaiters(count: number): Promise<void> {
+  for (let tries = 0; tries < 1000; tries++) {
+    const { rows } = await pool.query(
+      "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
+    if (rows[0].waiting >= count) return;
+    await sleep(10);
+  }
+  throw new Error(`expected ${count} statements waiting for a lock`);
+}
+
 test("two creations racing on a free thread claim one run, not both", async () => {
   const threadId = await newThread();
   // The first creation's statement is under way (its transaction holds the thread's row)...
@@ -109,7 +125,7 @@ test("two creations racing on a free thread claim one run, not both", async () =
     // ...when the second starts: its snapshot cannot see the first's run, only the thread's row can.
     const second = newRun(threadId);
     const racing = runs.insert(second);
-    await sleep(200);
+    await lockWaiters(1);
     await holder.query("COMMIT");
     expect(await racing).not.toHaveProperty("claimed");
     expect(await statusOf(first.runId)).toEqual({ status: "running", attempt: 1 });
@@ -133,11 +149,11 @@ test("a thread status written from an earlier read, landing between two creation
     const staleWrite = pool.query("UPDATE threads SET status = 'idle', updated_at = now() WHERE thread_id = $1", [
       threadId,
     ]);
-    await sleep(100);
+    await lockWaiters(1);
     // ...after it, and before the second creation, which started while the first was under way.
     const second = newRun(threadId);
     const racing = runs.insert(second);
-    await sleep(100);
+    await lockWaiters(2);
     await holder.query("COMMIT");
     await staleWrite;
     expect(await racing).not.toHaveProperty("claimed");
@@ -147,7 +163,19 @@ test("a thread status written from an earlier read, landing between two creation
   }
 });
 
-test("a run's end that missed a creation, racing a third creation, does not let the third claim", async () => {
+/** The thread row's version as `client` sees it: the transaction that wrote it. */
+async function rowVersion(client: pg.Pool | pg.PoolClient, threadId: string): Promise<string> {
+  const { rows } = await client.query("SELECT xmin::text AS version FROM threads WHERE thread_id = $1", [threadId]);
+  return rows[0].version;
+}
+
+/**
+ * One try of the race below. Answers whether the end took the thread's row before the third
+ * creation did: PostgreSQL does not promise which of two statements waiting on one row goes
+ * first once it is free, and only that order is the race under test. Either order must leave one
+ * run running, the second.
+ */
+async function endRacingThirdCreation(): Promise<boolean> {
   const threadId = await newThread();
   // The thread's only active run is pending (a delayed one, say) and is then cancelled: its end
   // (finish) is the statement that races.
@@ -162,24 +190,35 @@ test("a run's end that missed a creation, racing a third creation, does not let 
     expect(await new RunRepository(creator as unknown as pg.Pool, checkpointer).insert(second)).not.toHaveProperty(
       "claimed",
     );
+    const creatorsRow = await rowVersion(creator, threadId);
     // The end's snapshot misses the second run: it will set the thread idle over its `busy`.
     const ending = runs.finish({ runId: cancelled.runId, threadId, status: "interrupted" }, "idle", null);
-    await sleep(100);
+    await lockWaiters(1);
     await third.query("BEGIN");
     const last = newRun(threadId);
     const creating = new RunRepository(third as unknown as pg.Pool, checkpointer).insert(last);
-    await sleep(100);
+    await lockWaiters(2);
     await creator.query("COMMIT");
-    await ending;
     expect(await creating).not.toHaveProperty("claimed");
+    // Had the end gone first, its write is committed; had the creation, the end waits for it and
+    // the committed row is still the creator's.
+    const endFirst = (await rowVersion(pool, threadId)) !== creatorsRow;
     await third.query("COMMIT");
+    await ending;
     // The second run (the earlier) is the one its claim takes.
     expect(await runs.claim(second.runId, false)).toMatchObject({ run: { status: "running" } });
     expect(await running(threadId)).toBe(1);
+    return endFirst;
   } finally {
     creator.release();
     third.release();
   }
+}
+
+test("a run's end that missed a creation, racing a third creation, does not let the third claim", async () => {
+  let endWentFirst = false;
+  for (let attempt = 0; attempt < 10 && !endWentFirst; attempt++) endWentFirst = await endRacingThirdCreation();
+  expect(endWentFirst).toBe(true);
 });
 
 test("a claimed run's job starts at once: its worker is reserved before its creation claims it", async () => {
