@@ -23,6 +23,13 @@ interface Subscriber {
 /** How long one XREAD blocks; a new key interrupts it sooner (CLIENT UNBLOCK). */
 const BLOCK_MS = 2_000;
 const COUNT = 200;
+/**
+ * How long a new key waits for the XREAD under way to return by itself before interrupting it.
+ * Under load it does within this time (any followed stream's entry ends it), and the next XREAD
+ * takes the new key: no CLIENT UNBLOCK, and no XREAD cut short only to be sent again. A new key's
+ * stream has at most its first entries by then, which the next XREAD answers at once.
+ */
+const UNBLOCK_AFTER_MS = 2;
 
 export class StreamMultiplexer {
   private readonly keys = new Map<string, Set<Subscriber>>();
@@ -32,6 +39,8 @@ export class StreamMultiplexer {
   /** An XREAD is under way, and whether keys were added since it was sent. */
   private reading = false;
   private stale = false;
+  /** An interruption is scheduled or under way (one at a time). */
+  private unblocking = false;
   private wake?: () => void;
 
   constructor(
@@ -39,6 +48,7 @@ export class StreamMultiplexer {
     private readonly reader: Redis,
     /** Any other connection: it interrupts the reader's XREAD when a key is added. */
     private readonly control: Redis,
+    private readonly unblockAfterMs = UNBLOCK_AFTER_MS,
   ) {
     reader.on("ready", () => {
       // A new connection has a new id (after a reconnection).
@@ -71,16 +81,23 @@ export class StreamMultiplexer {
       const wake = this.wake;
       this.wake = undefined;
       wake();
-    } else if (this.reading) {
-      void this.unblock();
+    } else if (this.reading && !this.unblocking) {
+      this.unblocking = true;
+      void this.unblock().finally(() => {
+        this.unblocking = false;
+        // A key added as this interruption ended may have missed the XREAD sent after it.
+        if (this.reading && this.stale) this.interrupt();
+      });
     }
   }
 
   /**
-   * Ends the XREAD under way so the next one includes the new keys. The UNBLOCK can reach Redis
-   * before the XREAD it targets (two connections): then it is sent again, briefly.
+   * Ends the XREAD under way so the next one includes the new keys, unless it returns by itself
+   * first (UNBLOCK_AFTER_MS). The UNBLOCK can reach Redis before the XREAD it targets (two
+   * connections): then it is sent again, briefly.
    */
   private async unblock(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, this.unblockAfterMs));
     for (let attempt = 0; attempt < 40 && this.reading && this.stale; attempt++) {
       if (this.clientId !== undefined) {
         const unblocked = await this.control.client("UNBLOCK", this.clientId).catch(() => 0);
