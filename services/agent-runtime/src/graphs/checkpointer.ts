@@ -3,6 +3,7 @@ import { INTERRUPT, WRITES_IDX_MAP, type SerializerProtocol } from "@langchain/l
 import type { RunnableConfig } from "@langchain/core/runnables";
 import pg from "pg";
 import { prepared } from "../common/prepared";
+import { WriteStash, type WriteBatch, type WriteRow } from "./write-stash";
 
 type PutArgs = Parameters<PostgresSaver["put"]>;
 type PostgresSaverOptions = NonNullable<ConstructorParameters<typeof PostgresSaver>[2]>;
@@ -16,6 +17,15 @@ const isPlain = (value: unknown): boolean => value === null || ["string", "numbe
 
 const bytes = (value: Uint8Array | undefined): Buffer | null =>
   value ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null;
+
+/** Task writes as the five arrays a statement unnests: task id, index, channel, type, blob. */
+const writeColumns = (rows: WriteRow[]) => [
+  rows.map((row) => row.taskId),
+  rows.map((row) => row.idx),
+  rows.map((row) => row.channel),
+  rows.map((row) => row.type),
+  rows.map((row) => bytes(row.blob)),
+];
 
 /**
  * A bytea of the checkpoint read's blob arrays: its text form as the read answers it (see
@@ -75,12 +85,18 @@ const rowsOfBytes = <T extends Blob[]>(rows: T[] | null): T[] | null =>
  * - a checkpoint (its blobs and row) and a task's writes are each stored with ONE statement
  *   (multi-row inserts from arrays) instead of a transaction of one statement per row: atomic
  *   all the same, and a round trip instead of several on the hottest path of every run;
+ * - a task's writes wait (at most for the checkpoint save under way on their thread, or a turn of
+ *   the event loop) to be stored by the statement that saves the checkpoint that follows them,
+ *   the next step's: one statement per step instead of two (see WriteStash);
  * - channel versions are unique to a branch (see getNextVersion);
  * - a run's first read of its thread's latest checkpoint can come from the statement that
  *   claimed the run (see prefetch).
  */
 export class RuntimeCheckpointer extends PostgresSaver {
   private readonly tables: { checkpoints: string; blobs: string; writes: string };
+
+  /** Task writes waiting to be stored with their thread's next checkpoint. */
+  private readonly stash = new WriteStash((batch) => this.store(batch.runId, this.writesStatement(batch, false)));
 
   constructor(
     private readonly connections: pg.Pool,
@@ -216,38 +232,74 @@ export class RuntimeCheckpointer extends PostgresSaver {
     }
     Object.assign(extra, config.metadata);
     const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: parentId } = configurable;
-    const [blobs, serializedMetadata] = await Promise.all([
-      this._dumpBlobs(threadId, checkpointNs, checkpoint.channel_values, newVersions),
-      this._dumpMetadata({ ...extra, ...metadata } as PutArgs[2]),
-    ]);
-    await this.store(
-      configurable.run_id,
-      prepared(
-        `WITH blobs AS (
+    // From here until this save ends, writes waiting on the thread wait for it: it takes those of
+    // its parent checkpoint (the step it applies) into its statement.
+    this.stash.saveStarted(threadId, checkpointNs);
+    let writes: WriteBatch | undefined;
+    try {
+      const [blobs, serializedMetadata] = await Promise.all([
+        this._dumpBlobs(threadId, checkpointNs, checkpoint.channel_values, newVersions),
+        this._dumpMetadata({ ...extra, ...metadata } as PutArgs[2]),
+      ]);
+      writes = this.stash.take(threadId, checkpointNs, parentId);
+      // The parent's writes ($11 on), stored by the same statement, under the parent's id ($8).
+      const storeWrites = writes
+        ? `, writes AS (
+         INSERT INTO ${this.tables.writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+         SELECT $1, $2, $8, task_id, idx, channel, type, blob
+         FROM unnest($11::text[], $12::int[], $13::text[], $14::text[], $15::bytea[]) AS w(task_id, idx, channel, type, blob)
+         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO NOTHING
+       )`
+        : "";
+      await this.store(
+        configurable.run_id,
+        prepared(
+          `WITH blobs AS (
          INSERT INTO ${this.tables.blobs} (thread_id, checkpoint_ns, channel, version, type, blob)
          SELECT $1, $2, channel, version, type, blob
          FROM unnest($3::text[], $4::text[], $5::text[], $6::bytea[]) AS b(channel, version, type, blob)
          ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
-       )
+       )${storeWrites}
        INSERT INTO ${this.tables.checkpoints} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
        VALUES ($1, $2, $7, $8, $9, $10)
        ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
        DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`,
-        [
-          threadId,
-          checkpointNs,
-          blobs.map((blob) => blob[2]),
-          blobs.map((blob) => blob[3]),
-          blobs.map((blob) => blob[4]),
-          blobs.map((blob) => bytes(blob[5])),
-          checkpoint.id,
-          parentId ?? null,
-          this._dumpCheckpoint(checkpoint),
-          serializedMetadata,
-        ],
-      ),
-    );
+          [
+            threadId,
+            checkpointNs,
+            blobs.map((blob) => blob[2]),
+            blobs.map((blob) => blob[3]),
+            blobs.map((blob) => blob[4]),
+            blobs.map((blob) => bytes(blob[5])),
+            checkpoint.id,
+            parentId ?? null,
+            this._dumpCheckpoint(checkpoint),
+            serializedMetadata,
+            ...(writes ? writeColumns(writes.rows) : []),
+          ],
+        ),
+      );
+      writes?.settle();
+    } catch (error) {
+      writes?.settle(error);
+      throw error;
+    } finally {
+      this.stash.saveEnded(threadId, checkpointNs);
+    }
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
+  }
+
+  /** One statement storing a batch of task writes (`upsert`: they replace earlier ones). */
+  private writesStatement(batch: Omit<WriteBatch, "settle" | "runId">, upsert: boolean): pg.QueryConfig {
+    return prepared(
+      `INSERT INTO ${this.tables.writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+       SELECT $1, $2, $3, task_id, idx, channel, type, blob
+       FROM unnest($4::text[], $5::int[], $6::text[], $7::text[], $8::bytea[]) AS w(task_id, idx, channel, type, blob)
+       ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) ${
+         upsert ? "DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob" : "DO NOTHING"
+       }`,
+      [batch.threadId, batch.ns, batch.checkpointId, ...writeColumns(batch.rows)],
+    );
   }
 
   override async putWrites(
@@ -256,36 +308,26 @@ export class RuntimeCheckpointer extends PostgresSaver {
     taskId: PutWritesArgs[2],
   ): Promise<void> {
     if (writes.length === 0) return;
-    // Special channels (errors, interrupts, resumes) replace their previous write; others never do.
-    const upsert = writes.every((write) => write[0] in WRITES_IDX_MAP);
-    const dumped = await this._dumpWrites(
-      config.configurable?.thread_id,
-      config.configurable?.checkpoint_ns,
-      config.configurable?.checkpoint_id,
-      taskId,
-      writes,
-    );
-    const first = dumped[0];
-    await this.store(
-      config.configurable?.run_id,
-      prepared(
-        `INSERT INTO ${this.tables.writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-       SELECT $1, $2, $3, $4, idx, channel, type, blob
-       FROM unnest($5::int[], $6::text[], $7::text[], $8::bytea[]) AS w(idx, channel, type, blob)
-       ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) ${
-         upsert ? "DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob" : "DO NOTHING"
-       }`,
-        [
-          first[0],
-          first[1],
-          first[2],
-          first[3],
-          dumped.map((write) => write[4]),
-          dumped.map((write) => write[5]),
-          dumped.map((write) => write[6]),
-          dumped.map((write) => bytes(write[7])),
-        ],
-      ),
-    );
+    const {
+      thread_id: threadId,
+      checkpoint_ns: ns = "",
+      checkpoint_id: checkpointId,
+      run_id: runId,
+    } = config.configurable ?? {};
+    const dumped = await this._dumpWrites(threadId, ns, checkpointId, taskId, writes);
+    const rows: WriteRow[] = dumped.map((write) => ({
+      taskId: write[3],
+      idx: write[4],
+      channel: write[5],
+      type: write[6],
+      blob: write[7],
+    }));
+    // Special channels (errors, interrupts, resumes) replace their previous write; others never do,
+    // and may wait to go with the next checkpoint.
+    if (writes.every((write) => write[0] in WRITES_IDX_MAP)) {
+      await this.store(runId, this.writesStatement({ threadId, ns, checkpointId, rows }, true));
+      return;
+    }
+    await this.stash.add({ threadId, ns, checkpointId }, runId, rows);
   }
 }

@@ -8,6 +8,7 @@ import { jsonBlobArrays, RuntimeCheckpointer } from "../../src/graphs/checkpoint
 import { GraphRegistry } from "../../src/graphs/registry";
 import { RunRepository } from "../../src/runs/repository";
 import { EXAMPLES_CONFIG } from "../support/harness";
+import { RecordingPool } from "../support/recording-pool";
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -107,16 +108,6 @@ test("checkpoints read the same when the database writes bytea in the escape for
     await escaping.end();
   }
 });
-
-/** A pool that remembers the text of every statement sent through it. */
-class RecordingPool extends pg.Pool {
-  readonly sent: string[] = [];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override query(...args: any[]): any {
-    this.sent.push(typeof args[0] === "string" ? args[0] : args[0].text);
-    return (super.query as (...a: unknown[]) => unknown)(...args);
-  }
-}
 
 test("a run's first read of its thread comes from its claim's statement, once, and equals the saver's own", async () => {
   const recording = new RecordingPool({ connectionString: database.url, max: 2 });
