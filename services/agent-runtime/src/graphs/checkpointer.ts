@@ -281,7 +281,9 @@ export class RuntimeCheckpointer extends PostgresSaver {
       );
       writes?.settle();
     } catch (error) {
-      writes?.settle(error);
+      // The writes it carried go alone, as they would have without it: a failed checkpoint must
+      // not lose its step's finished tasks (the run resumes from the last checkpoint saved).
+      if (writes) await this.stash.storeAlone(writes);
       throw error;
     } finally {
       this.stash.saveEnded(threadId, checkpointNs);

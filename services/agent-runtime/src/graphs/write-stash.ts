@@ -2,7 +2,8 @@
 // turn of the event loop when none is), to be stored by the statement that saves the thread's next
 // checkpoint. LangGraph stores a superstep's task writes and then the checkpoint that applies them;
 // when the second comes right after the first, as it does for every step of one task, one
-// statement stores both instead of two.
+// statement stores both instead of two. If that statement fails, the writes it carried are stored
+// alone after all: the run resumes from its last checkpoint, and finds its finished tasks there.
 
 /** One row of `checkpoint_writes`, as the saver dumped it. */
 export interface WriteRow {
@@ -117,10 +118,15 @@ export class WriteStash {
         return;
       }
       this.waiting.delete(key);
-      this.store(batch).then(
-        () => batch.settle(),
-        (error) => batch.settle(error ?? new Error("storing a task's writes failed")),
-      );
+      void this.storeAlone(batch);
     });
+  }
+
+  /** Stores a batch alone and settles its writers with the outcome. */
+  storeAlone(batch: WriteBatch): Promise<void> {
+    return this.store(batch).then(
+      () => batch.settle(),
+      (error) => batch.settle(error ?? new Error("storing a task's writes failed")),
+    );
   }
 }

@@ -2,7 +2,8 @@
 // statement per step instead of two. What is stored is what the official saver stores, and a
 // task's writes are never held back longer than the checkpoint save under way: a task that ends
 // while another of its step still runs has its writes stored at once, and writes no checkpoint
-// follows (an interrupt, a failure) are stored before the run ends.
+// follows (an interrupt, a failure) are stored before the run ends. A checkpoint save that fails
+// does not take the writes it carried down with it.
 import { randomUUID } from "node:crypto";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
@@ -135,4 +136,43 @@ test("writes no checkpoint follows (a failing step) are stored before the run en
   expect(again).toBeNull();
   const after = await official.getTuple({ configurable: { thread_id: threadId } });
   expect((after?.pendingWrites ?? []).filter(([, channel]) => channel === "steps")).toHaveLength(1);
+});
+
+test("a checkpoint save that fails stores the writes it carried alone: resumed, the finished task does not run again", async () => {
+  // The save of a thread's step-1 checkpoint fails while the thread is listed, as after a fault.
+  await pool.query(`
+    CREATE TABLE "cp_writes".failing (thread_id text PRIMARY KEY);
+    CREATE FUNCTION "cp_writes".fail_step_1() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.metadata->>'step' = '1' AND EXISTS (SELECT 1 FROM "cp_writes".failing f WHERE f.thread_id = NEW.thread_id) THEN
+        RAISE EXCEPTION 'the checkpoint save failed' USING ERRCODE = 'admin_shutdown';
+      END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER fail_step_1 BEFORE INSERT ON "cp_writes".checkpoints
+      FOR EACH ROW EXECUTE FUNCTION "cp_writes".fail_step_1();`);
+  let firstRuns = 0;
+  const graph = new StateGraph(State)
+    .addNode("first", () => {
+      firstRuns += 1;
+      return { steps: ["first"] };
+    })
+    .addNode("second", () => ({ steps: ["second"] }))
+    .addEdge(START, "first")
+    .addEdge("first", "second")
+    .addEdge("second", END)
+    .compile({ checkpointer: ours });
+  const threadId = randomUUID();
+  const config = { configurable: { thread_id: threadId, run_id: "run-5" } };
+  await pool.query('INSERT INTO "cp_writes".failing VALUES ($1)', [threadId]);
+  await expect(graph.invoke({ steps: [] }, config)).rejects.toThrow("the checkpoint save failed");
+  await pool.query('DELETE FROM "cp_writes".failing WHERE thread_id = $1', [threadId]);
+
+  // The last checkpoint saved (step 0) has the finished task's writes, which the failed save carried.
+  const latest = await official.getTuple({ configurable: { thread_id: threadId } });
+  expect(latest?.metadata?.step).toBe(0);
+  expect((latest?.pendingWrites ?? []).map(([, channel]) => channel)).toContain("steps");
+  const resumed = await graph.invoke(null, config);
+  expect(resumed.steps).toEqual(["first", "second"]);
+  expect(firstRuns).toBe(1);
 });
