@@ -10,10 +10,13 @@ import { GraphConfigError, type GraphProject } from "../graphs/config";
 import { loadProjectExport } from "../graphs/modules";
 import { standardRequest } from "./standard-request";
 
+/** Hono's cache of what was read of a request's body, by how it was read (`c.req.bodyCache`). */
+type BodyCache = Partial<Record<"json" | "text" | "arrayBuffer" | "blob" | "formData", Promise<unknown>>>;
+
 /** What a Hono app offers that this bridge uses. */
 interface HonoLike {
   fetch(request: globalThis.Request): globalThis.Response | Promise<globalThis.Response>;
-  notFound(handler: () => globalThis.Response): unknown;
+  notFound(handler: (c: { req: { raw: globalThis.Request; bodyCache?: BodyCache } }) => globalThis.Response): unknown;
   /** Hono's router: what a request would reach (its routes and its middleware). */
   router?: { match(method: string, path: string): [unknown[], ...unknown[]] };
 }
@@ -86,8 +89,40 @@ function lazyBody(req: Request): globalThis.ReadableStream<Uint8Array> | undefin
   );
 }
 
+/** A body the app's middleware read: JSON text parsed as `express.json` would, or its error. */
+function parseJson(text: string): unknown {
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw Object.assign(error as Error, { type: "entity.parse.failed", status: 400 });
+  }
+}
+
+/**
+ * A body the app's middleware read has left the request's stream: the built-in route gets it as
+ * the middleware read it. Parsed JSON comes as it is now, with the middleware's changes where its
+ * Hono keeps the parsed object (as the official server's handlers see them); text or bytes are
+ * parsed. Unread, the stream is untouched and parsed as usual.
+ */
+async function adoptBody(req: Request, cache: BodyCache | undefined): Promise<void> {
+  if (!cache) return;
+  let body: unknown;
+  if (cache.json) body = await cache.json;
+  else if (cache.text) body = parseJson((await cache.text) as string);
+  else if (cache.arrayBuffer) body = parseJson(Buffer.from((await cache.arrayBuffer) as ArrayBuffer).toString("utf8"));
+  else if (cache.blob) body = parseJson(await ((await cache.blob) as Blob).text());
+  else return;
+  req.body = body;
+}
+
 function honoBridge(app: HonoLike): RequestHandler {
-  app.notFound(() => new Response(null, { status: 404, headers: { [PASS_THROUGH]: "1" } }));
+  /** What the app read of each request's body, for the requests it passes on. */
+  const bodiesRead = new WeakMap<globalThis.Request, BodyCache>();
+  app.notFound((c) => {
+    if (c.req.bodyCache && Object.keys(c.req.bodyCache).length) bodiesRead.set(c.req.raw, c.req.bodyCache);
+    return new Response(null, { status: 404, headers: { [PASS_THROUGH]: "1" } });
+  });
   return async (req: Request, res: Response, next: NextFunction) => {
     // Most requests of an app with a few routes and no `*` middleware are the built-in routes':
     // they go straight on, without a Request object made for the app.
@@ -96,12 +131,14 @@ function honoBridge(app: HonoLike): RequestHandler {
       return;
     }
     try {
-      const answer = await app.fetch(standardRequest(req, lazyBody(req)));
+      const request = standardRequest(req, lazyBody(req));
+      const answer = await app.fetch(request);
       if (answer.headers.get(PASS_THROUGH)) {
         // The app's middleware ran around "no route": its headers go on the built-in answer.
         answer.headers.forEach((value, name) => {
           if (name !== PASS_THROUGH && name !== "content-length" && name !== "content-type") res.setHeader(name, value);
         });
+        await adoptBody(req, bodiesRead.get(request));
         next();
         return;
       }

@@ -57,6 +57,32 @@ describe("a Hono app (http.app), with store routes off and configurable headers"
     expect(((await created.json()) as { metadata: object }).metadata).toEqual({ through: "the custom app" });
   });
 
+  it("hands a built-in route the body the app's middleware read, as it read it", async () => {
+    for (const read of ["json", "text"]) {
+      const created = await send("/threads", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-read-body": read },
+        body: JSON.stringify({ metadata: { read } }),
+      });
+      expect(created.status).toBe(200);
+      expect(((await created.json()) as { metadata: object }).metadata).toEqual({ read });
+    }
+    // A run's body, which the route requires, and a malformed one.
+    const thread = (await (await send("/threads", { method: "POST", body: "{}" })).json()) as { thread_id: string };
+    const run = await send(`/threads/${thread.thread_id}/runs/wait`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-read-body": "text" },
+      body: JSON.stringify({ assistant_id: "agent", input: { messages: [{ role: "user", content: "read" }] } }),
+    });
+    expect(run.status).toBe(200);
+    const malformed = await send("/threads", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-read-body": "text" },
+      body: "{not json",
+    });
+    expect(malformed.status).toBe(422);
+  });
+
   it("switches the store routes off (disable_store)", async () => {
     const put = await send("/store/items", {
       method: "PUT",
