@@ -32,6 +32,15 @@ export const agentRuntimeEnv = z.object({
       }
       return parsed;
     }),
+  /**
+   * This runtime's address for official SDK clients created in its graphs and custom routes with
+   * no `apiUrl` (as the official server sets it). Unset: where the API process listens; a worker
+   * process, which does not listen, needs it for such clients.
+   */
+  LANGGRAPH_API_URL: z
+    .string()
+    .refine((value) => /^https?:\/\/.+/.test(value) && URL.canParse(value), "must be an http(s):// URL")
+    .optional(),
   /** Stop at start-up when a graph fails to load (otherwise it is logged and the others serve). */
   LANGGRAPH_STRICT_GRAPHS: env.boolean(false),
   /**

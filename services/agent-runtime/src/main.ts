@@ -7,6 +7,8 @@ import { corsSettingsOf } from "./http/cors";
 import { MemorySaver } from "@langchain/langgraph";
 import { GraphRegistry } from "./graphs/registry";
 import { createRuntime } from "./runtime";
+import { ownUrl, publishOwnUrl } from "./graphs/own-url";
+import type { AddressInfo } from "node:net";
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, "../../../prisma/agent-runtime/migrations");
 
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
   const app = createAgentRuntimeApp({ config, db: runtime.db, logger, runtime });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
+  publishOwnUrl(ownUrl({ host: config.HOST, port: (server.address() as AddressInfo).port }, config.LANGGRAPH_API_URL));
   acceptUpgrades(server, app);
   const lifecycle = createLifecycle(logger, { server });
   lifecycle.onShutdown(() => runtime.close());

@@ -25,6 +25,7 @@ import { RedisControlBus, RedisEventLog, RedisRunQueue } from "./queue/redis";
 import type { ControlBus, EventLog, RunQueue } from "./queue/types";
 import { RunExecutor } from "./runs/executor";
 import { RunThreads } from "./workers/threads";
+import { ownUrl } from "./graphs/own-url";
 import { RunFinishedHooks } from "./runs/finished";
 import { RunRepository } from "./runs/repository";
 import { RunService } from "./runs/service";
@@ -316,6 +317,8 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
               strictGraphs: config.LANGGRAPH_STRICT_GRAPHS,
               maxAttempts: config.RUN_MAX_ATTEMPTS,
               logLevel: config.LOG_LEVEL,
+              // Threads start before the API listens: its configured port (0 picks one later).
+              apiUrl: ownUrl({ host: config.HOST, port: config.PORT }, config.LANGGRAPH_API_URL),
             },
             config.WORKER_THREADS,
             {

@@ -4,6 +4,7 @@ import { ConfigError, createLifecycle, createLogger, ensureDatabase, migrate, ru
 import { loadProcessConfig } from "./config";
 import { MIGRATIONS_DIR, checkGraphs } from "./main";
 import { createRuntime } from "./runtime";
+import { publishOwnUrl } from "./graphs/own-url";
 
 async function main(): Promise<void> {
   const config = loadProcessConfig();
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
   await checkGraphs(config, logger);
   await ensureDatabase(config.DATABASE_URL);
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, (message) => logger.info(message));
+  // It serves no HTTP: clients made in its graphs reach the API processes only if told where.
+  publishOwnUrl(config.LANGGRAPH_API_URL);
   const runtime = await createRuntime(config, logger);
   runtime.startWorkers(Math.max(config.WORKERS, 1));
   const lifecycle = createLifecycle(logger);

@@ -15,6 +15,8 @@ export interface ThreadSettings {
   strictGraphs: boolean;
   maxAttempts: number;
   logLevel: string;
+  /** The runtime's address for SDK clients made in graphs (see graphs/own-url). */
+  apiUrl?: string;
 }
 
 export type ToThread =

@@ -10,6 +10,7 @@ import { createDb } from "../db";
 import { RuntimeCheckpointer } from "../graphs/checkpointer";
 import { readGraphProject } from "../graphs/config";
 import { GraphRegistry } from "../graphs/registry";
+import { publishOwnUrl } from "../graphs/own-url";
 import type { ControlBus, ControlMessage } from "../queue/types";
 import { RunExecutor, type RunEventWriter } from "../runs/executor";
 import { RunFinishedHooks } from "../runs/finished";
@@ -26,6 +27,7 @@ const send = (message: FromThread) => port.postMessage(message);
 
 async function start(): Promise<() => Promise<void>> {
   const logger = createLogger(`agent-runtime-thread-${settings.index}`, settings.logLevel);
+  publishOwnUrl(settings.apiUrl);
   // Store and checkpoint-table reads only: the run path goes through the pg pool below.
   const db = createDb(settings.databaseUrl, 3);
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: settings.poolSize });

@@ -1,0 +1,52 @@
+// An official SDK client made inside a deployment (a custom route, a graph's node) with no `apiUrl`
+// reaches the runtime serving it, as on the official server, instead of the SDK's default
+// localhost:8123.
+import path from "node:path";
+import { freePort, waitUntilOk } from "@lgp/server-kit";
+import { createEmptyDatabase } from "@lgp/server-kit/src/testing";
+import { Client, randomPrefix, spawnRuntimeProcess } from "../support/harness";
+import { ownUrl } from "../../src/graphs/own-url";
+
+test("a client made by the deployment's own code, with no address, reaches this runtime", async () => {
+  const database = await createEmptyDatabase("own_client");
+  const port = await freePort();
+  const output: string[] = [];
+  const child = spawnRuntimeProcess(
+    "main.ts",
+    {
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      REDIS_URL: "",
+      REDIS_PREFIX: randomPrefix(),
+      LANGGRAPH_JSON: path.resolve(__dirname, "fixtures/custom-routes/own-client.langgraph.json"),
+    },
+    output,
+  );
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    expect(await waitUntilOk(`${url}/ok`, 60_000, () => child.exitCode === null)).toBe(true);
+    const answer = await fetch(`${url}/custom/own-client`);
+    expect(answer.status).toBe(200);
+    const { thread_id } = (await answer.json()) as { thread_id: string };
+    const thread = await new Client({ apiUrl: url }).threads.get(thread_id);
+    expect(thread.metadata).toEqual({ made: "by the app" });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${output.join("")}`, { cause: error });
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => child.once("exit", resolve));
+    await database.drop();
+  }
+}, 90_000);
+
+test("the address published: LANGGRAPH_API_URL, else where the runtime listens", () => {
+  expect(ownUrl({ host: "0.0.0.0", port: 2150 })).toBe("http://127.0.0.1:2150");
+  expect(ownUrl({ host: "::", port: 2150 })).toBe("http://127.0.0.1:2150");
+  expect(ownUrl({ host: "::1", port: 2150 })).toBe("http://[::1]:2150");
+  expect(ownUrl({ host: "10.0.0.5", port: 80 })).toBe("http://10.0.0.5:80");
+  expect(ownUrl({ host: "0.0.0.0", port: 2150 }, "https://agents.example.com/")).toBe("https://agents.example.com");
+  // A worker process listens nowhere: only the configured address.
+  expect(ownUrl(undefined)).toBeUndefined();
+  expect(ownUrl({ host: "0.0.0.0", port: 0 })).toBeUndefined();
+});
