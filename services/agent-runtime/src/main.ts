@@ -7,7 +7,7 @@ import { corsSettingsOf } from "./http/cors";
 import { MemorySaver } from "@langchain/langgraph";
 import { GraphRegistry } from "./graphs/registry";
 import { createRuntime } from "./runtime";
-import { ownUrl, publishOwnUrl } from "./graphs/own-url";
+import { ownUrl, publishOwnUrl } from "./http/own-url";
 import type { AddressInfo } from "node:net";
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, "../../../prisma/agent-runtime/migrations");

@@ -25,7 +25,7 @@ import { RedisControlBus, RedisEventLog, RedisRunQueue } from "./queue/redis";
 import type { ControlBus, EventLog, RunQueue } from "./queue/types";
 import { RunExecutor } from "./runs/executor";
 import { RunThreads } from "./workers/threads";
-import { ownUrl } from "./graphs/own-url";
+import { ownUrl } from "./http/own-url";
 import { RunFinishedHooks } from "./runs/finished";
 import { RunRepository } from "./runs/repository";
 import { RunService } from "./runs/service";

@@ -4,7 +4,7 @@ import { ConfigError, createLifecycle, createLogger, ensureDatabase, migrate, ru
 import { loadProcessConfig } from "./config";
 import { MIGRATIONS_DIR, checkGraphs } from "./main";
 import { createRuntime } from "./runtime";
-import { publishOwnUrl } from "./graphs/own-url";
+import { publishOwnUrl } from "./http/own-url";
 
 async function main(): Promise<void> {
   const config = loadProcessConfig();

@@ -1117,7 +1117,10 @@ export type components = {
       } | null;
       interrupt_before?: "*" | string[];
       interrupt_after?: "*" | string[];
-      /** Format: uri */
+      /**
+       * Format: uri-reference
+       * @description Called with the run when it ends: an http(s) URL, or a path of this deployment (a custom route, say), which the runtime calls on its own address.
+       */
       webhook?: string | null;
       /**
        * @description Stateless crons only; what happens to each run's thread afterwards.
@@ -1153,7 +1156,10 @@ export type components = {
       context?: {
         [key: string]: unknown;
       };
-      /** Format: uri */
+      /**
+       * Format: uri-reference
+       * @description Called with the run when it ends: an http(s) URL, or a path of this deployment (a custom route, say), which the runtime calls on its own address.
+       */
       webhook?: string | null;
       interrupt_before?: "*" | string[];
       interrupt_after?: "*" | string[];
@@ -1355,7 +1361,10 @@ export type components = {
       /** @enum {string} */
       if_not_exists?: "reject" | "create";
       after_seconds?: number;
-      /** Format: uri */
+      /**
+       * Format: uri-reference
+       * @description Called with the run when it ends: an http(s) URL, or a path of this deployment (a custom route, say), which the runtime calls on its own address.
+       */
       webhook?: string;
       /** @enum {string} */
       on_completion?: "delete" | "keep";

@@ -1,5 +1,6 @@
 // One webhook POST. Whether a failure is worth retrying is decided here, once, for both
 // dispatchers: network errors, timeouts, 408, 429 and 5xx are; other answers are final.
+import { publishedOwnUrl } from "../http/own-url";
 
 export class WebhookDeliveryError extends Error {
   constructor(
@@ -11,7 +12,24 @@ export class WebhookDeliveryError extends Error {
   }
 }
 
-export async function deliverWebhook(url: string, body: string, timeoutMs: number): Promise<void> {
+/**
+ * A webhook's address: an absolute URL as it is; a path (`/custom/webhook`) of this deployment,
+ * as the official server takes it, on this runtime's own address (see http/own-url).
+ */
+function webhookTarget(url: string): string {
+  if (!url.startsWith("/")) return url;
+  const own = publishedOwnUrl();
+  if (!own) {
+    throw new WebhookDeliveryError(
+      `POST ${url.split("?")[0]}: a webhook path needs this runtime's address (set LANGGRAPH_API_URL in worker processes)`,
+      false,
+    );
+  }
+  return `${own}${url}`;
+}
+
+export async function deliverWebhook(webhook: string, body: string, timeoutMs: number): Promise<void> {
+  const url = webhookTarget(webhook);
   let response: Response;
   try {
     response = await fetch(url, {

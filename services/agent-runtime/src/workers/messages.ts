@@ -15,7 +15,7 @@ export interface ThreadSettings {
   strictGraphs: boolean;
   maxAttempts: number;
   logLevel: string;
-  /** The runtime's address for SDK clients made in graphs (see graphs/own-url). */
+  /** The runtime's address for SDK clients made in graphs (see http/own-url). */
   apiUrl?: string;
 }
 

@@ -10,7 +10,7 @@ import { createDb } from "../db";
 import { RuntimeCheckpointer } from "../graphs/checkpointer";
 import { readGraphProject } from "../graphs/config";
 import { GraphRegistry } from "../graphs/registry";
-import { publishOwnUrl } from "../graphs/own-url";
+import { publishOwnUrl } from "../http/own-url";
 import type { ControlBus, ControlMessage } from "../queue/types";
 import { RunExecutor, type RunEventWriter } from "../runs/executor";
 import { RunFinishedHooks } from "../runs/finished";

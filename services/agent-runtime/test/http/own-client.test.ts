@@ -1,13 +1,14 @@
 // An official SDK client made inside a deployment (a custom route, a graph's node) with no `apiUrl`
 // reaches the runtime serving it, as on the official server, instead of the SDK's default
-// localhost:8123.
+// localhost:8123; and a run's webhook given as a path of the deployment (a custom route) is called
+// on the runtime's own address.
 import path from "node:path";
 import { freePort, waitUntilOk } from "@lgp/server-kit";
 import { createEmptyDatabase } from "@lgp/server-kit/src/testing";
 import { Client, randomPrefix, spawnRuntimeProcess } from "../support/harness";
-import { ownUrl } from "../../src/graphs/own-url";
+import { ownUrl } from "../../src/http/own-url";
 
-test("a client made by the deployment's own code, with no address, reaches this runtime", async () => {
+test("a client made by the deployment's own code, with no address, and a webhook given as a path reach this runtime", async () => {
   const database = await createEmptyDatabase("own_client");
   const port = await freePort();
   const output: string[] = [];
@@ -29,8 +30,20 @@ test("a client made by the deployment's own code, with no address, reaches this 
     const answer = await fetch(`${url}/custom/own-client`);
     expect(answer.status).toBe(200);
     const { thread_id } = (await answer.json()) as { thread_id: string };
-    const thread = await new Client({ apiUrl: url }).threads.get(thread_id);
+    const client = new Client({ apiUrl: url });
+    const thread = await client.threads.get(thread_id);
     expect(thread.metadata).toEqual({ made: "by the app" });
+
+    const run = await client.runs.create(thread_id, "agent", {
+      input: { messages: [{ role: "user", content: "hook" }] },
+      webhook: "/custom/webhook",
+    });
+    let received: { run_id: string; status: string }[] = [];
+    for (let tries = 0; tries < 100 && !received.length; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      received = (await (await fetch(`${url}/custom/webhooks`)).json()) as typeof received;
+    }
+    expect(received).toEqual([expect.objectContaining({ run_id: run.run_id, status: "success" })]);
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${output.join("")}`, { cause: error });
   } finally {

@@ -116,4 +116,16 @@ describe.each(["memory", "redis"] as const)("webhooks of runs (%s queue)", (mode
       status: "interrupted",
     });
   });
+
+  test("a webhook is an http(s) URL or a path of this deployment; anything else is refused", async () => {
+    for (const webhook of ["ftp://example.com/hook", "hooks/relative", "javascript:alert(1)"]) {
+      const response = await fetch(`${rt.url}/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ assistant_id: "agent", input: say("no"), webhook }),
+      });
+      expect([webhook, response.status]).toEqual([webhook, 422]);
+      expect(JSON.stringify(await response.json())).toContain("webhook");
+    }
+  });
 });

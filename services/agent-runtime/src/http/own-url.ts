@@ -1,6 +1,7 @@
-// The address an official SDK client made inside a graph or a custom route (`new Client()`, no
-// `apiUrl`) reaches: this runtime, as on the official server, which publishes its own under the
-// same global symbol. Without it the client's default is localhost:8123, another server or none.
+// This runtime's own address, published for what in its process calls it: an official SDK client
+// made inside a graph or a custom route (`new Client()`, no `apiUrl`), which the official server
+// points at itself under the same global symbol (without it the client's default is
+// localhost:8123, another server or none), and webhooks given as a path of this deployment.
 
 const URL_SYMBOL = Symbol.for("langgraph_api:url");
 
@@ -20,4 +21,10 @@ export function ownUrl(listening: { host: string; port: number } | undefined, co
 /** Makes `url` the default of SDK clients created in this thread from now on. */
 export function publishOwnUrl(url: string | undefined): void {
   if (url) (globalThis as Record<symbol, unknown>)[URL_SYMBOL] = url;
+}
+
+/** The address published in this thread, if any. */
+export function publishedOwnUrl(): string | undefined {
+  const url = (globalThis as Record<symbol, unknown>)[URL_SYMBOL];
+  return typeof url === "string" ? url : undefined;
 }
