@@ -4,9 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { freePort, waitUntilOk } from "@lgp/server-kit";
-import { createEmptyDatabase } from "@lgp/server-kit/src/testing";
-import { Client, randomPrefix, spawnRuntimeProcess } from "../support/harness";
+import { Client, startRuntimeProcess } from "../support/harness";
 
 const EXAMPLE = path.resolve(__dirname, "../../../../examples/auth");
 const AUTH_SECRET = randomBytes(24).toString("hex");
@@ -19,24 +17,13 @@ function mint(user: string): string {
 }
 
 test("each user of the notes example sees only their own threads and notes", async () => {
-  const database = await createEmptyDatabase("auth_example");
-  const port = await freePort();
-  const output: string[] = [];
-  const child = spawnRuntimeProcess(
-    "main.ts",
-    {
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      LANGGRAPH_JSON: path.join(EXAMPLE, "langgraph.json"),
-      REDIS_PREFIX: randomPrefix(),
-      WORKERS: "1",
-      AUTH_SECRET,
-    },
-    output,
-  );
+  const runtime = await startRuntimeProcess("auth_example", {
+    LANGGRAPH_JSON: path.join(EXAMPLE, "langgraph.json"),
+    WORKERS: "1",
+    AUTH_SECRET,
+  });
+  const { url, output } = runtime;
   try {
-    const url = `http://127.0.0.1:${port}`;
-    expect(await waitUntilOk(`${url}/ok`, 60_000, () => child.exitCode === null)).toBe(true);
     const as = (user: string) =>
       new Client({
         apiUrl: url,
@@ -67,8 +54,6 @@ test("each user of the notes example sees only their own threads and notes", asy
     expect(anonymous.status).toBe(401);
     expect(output.join("")).not.toMatch(/OPEN MODE/);
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
-    await database.drop();
+    await runtime.stop();
   }
 });

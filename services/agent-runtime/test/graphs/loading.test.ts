@@ -2,10 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
-import { freePort, waitUntilOk } from "@lgp/server-kit";
-import { createEmptyDatabase } from "@lgp/server-kit/src/testing";
 import { GraphRegistry } from "../../src/graphs/registry";
-import { Client, EXAMPLES_CONFIG, randomPrefix, spawnRuntimeProcess } from "../support/harness";
+import { Client, EXAMPLES_CONFIG, startRuntimeProcess } from "../support/harness";
 
 const SERVICE_DIR = path.resolve(__dirname, "../..");
 // Inside the repository, so graph files resolve @langchain/langgraph like a real project does.
@@ -133,31 +131,15 @@ export const graph = (async () =>
         "throws.ts": 'throw new Error("boom");\nexport const graph = 1;\n',
       },
     );
-    const database = await createEmptyDatabase("graph_loading");
-    const port = await freePort();
-    const output: string[] = [];
-    const child = spawnRuntimeProcess(
-      "main.ts",
-      {
-        DATABASE_URL: database.url,
-        PORT: String(port),
-        LANGGRAPH_JSON: config,
-        REDIS_PREFIX: randomPrefix(),
-        WORKERS: "1",
-      },
-      output,
-    );
+    const runtime = await startRuntimeProcess("graph_loading", { LANGGRAPH_JSON: config, WORKERS: "1" });
+    const { url, output } = runtime;
     try {
-      const url = `http://127.0.0.1:${port}`;
-      expect(await waitUntilOk(`${url}/ok`, 60_000, () => child.exitCode === null)).toBe(true);
       const client = new Client({ apiUrl: url, callerOptions: { maxRetries: 0 } });
       expect(await client.runs.wait(null, "esm", { input: {} })).toEqual({ out: "awaited" });
       await expect(client.runs.wait(null, "broken", { input: {} })).rejects.toThrow(/409/);
       expect(output.join("")).toMatch(/cannot load graph \\"broken\\" .*boom/);
     } finally {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
-      await database.drop();
+      await runtime.stop();
     }
   });
 });

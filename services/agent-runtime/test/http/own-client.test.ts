@@ -3,30 +3,17 @@
 // localhost:8123; and a run's webhook given as a path of the deployment (a custom route) is called
 // on the runtime's own address.
 import path from "node:path";
-import { freePort, waitUntilOk } from "@lgp/server-kit";
-import { createEmptyDatabase } from "@lgp/server-kit/src/testing";
-import { Client, randomPrefix, spawnRuntimeProcess } from "../support/harness";
+import { Client, startRuntimeProcess } from "../support/harness";
 import { ownUrl } from "../../src/http/own-url";
 
 test("a client made by the deployment's own code, with no address, and a webhook given as a path reach this runtime", async () => {
-  const database = await createEmptyDatabase("own_client");
-  const port = await freePort();
-  const output: string[] = [];
-  const child = spawnRuntimeProcess(
-    "main.ts",
-    {
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      REDIS_URL: "",
-      REDIS_PREFIX: randomPrefix(),
-      LANGGRAPH_JSON: path.resolve(__dirname, "fixtures/custom-routes/own-client.langgraph.json"),
-    },
-    output,
-  );
+  const runtime = await startRuntimeProcess("own_client", {
+    HOST: "127.0.0.1",
+    REDIS_URL: "",
+    LANGGRAPH_JSON: path.resolve(__dirname, "fixtures/custom-routes/own-client.langgraph.json"),
+  });
+  const { url, output } = runtime;
   try {
-    const url = `http://127.0.0.1:${port}`;
-    expect(await waitUntilOk(`${url}/ok`, 60_000, () => child.exitCode === null)).toBe(true);
     const answer = await fetch(`${url}/custom/own-client`);
     expect(answer.status).toBe(200);
     const { thread_id } = (await answer.json()) as { thread_id: string };
@@ -47,9 +34,7 @@ test("a client made by the deployment's own code, with no address, and a webhook
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${output.join("")}`, { cause: error });
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
-    await database.drop();
+    await runtime.stop();
   }
 }, 90_000);
 

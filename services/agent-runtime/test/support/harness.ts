@@ -4,8 +4,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import path from "node:path";
-import { createLogger } from "@lgp/server-kit";
-import { Client, createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
+import { createLogger, freePort, waitUntilOk } from "@lgp/server-kit";
+import {
+  Client,
+  createEmptyDatabase,
+  createTestDatabase,
+  testRedisUrl,
+  type TestDatabase,
+} from "@lgp/server-kit/src/testing";
 import { createAgentRuntimeApp } from "../../src/app";
 import { acceptUpgrades } from "../../src/protocol/websocket";
 import { loadAgentRuntimeConfig, type AgentRuntimeConfig } from "../../src/config";
@@ -117,4 +123,42 @@ export async function killProcess(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGKILL");
   await exited;
+}
+
+export interface RuntimeProcess {
+  url: string;
+  child: ChildProcess;
+  /** What the process printed. */
+  output: string[];
+  /** Ends the process, then drops its database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `src/main.ts` as a process of its own (see spawnRuntimeProcess) on a new empty database and a
+ * free port, once it answers `/ok`; `env` adds to or overrides its variables.
+ */
+export async function startRuntimeProcess(databaseName: string, env: Record<string, string>): Promise<RuntimeProcess> {
+  const database = await createEmptyDatabase(databaseName);
+  const port = await freePort();
+  const output: string[] = [];
+  const child = spawnRuntimeProcess(
+    "main.ts",
+    { DATABASE_URL: database.url, PORT: String(port), REDIS_PREFIX: randomPrefix(), ...env },
+    output,
+  );
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    await database.drop();
+  };
+  const url = `http://127.0.0.1:${port}`;
+  if (!(await waitUntilOk(`${url}/ok`, 60_000, () => child.exitCode === null))) {
+    await stop();
+    throw new Error(`the runtime process did not start:\n${output.join("")}`);
+  }
+  return { url, child, output, stop };
 }
