@@ -197,6 +197,21 @@ export class RuntimeCheckpointer extends PostgresSaver {
     await Promise.allSettled([...(this.inflight.get(runId) ?? [])]);
   }
 
+  /**
+   * Resolves once the run's statements under way, and its writes waiting for a checkpoint save,
+   * are stored (or failed): a cancelled run's graph stops without waiting for them, and the run
+   * must not end, freeing its thread for the next, before its last progress is in.
+   */
+  async settleRun(runId: string): Promise<void> {
+    for (;;) {
+      // Waiting writes go within a turn of the event loop, or with the save under way.
+      await new Promise((resolve) => setImmediate(resolve));
+      const pending = [...(this.inflight.get(runId) ?? [])];
+      if (!pending.length && !this.stash.holds(runId)) return;
+      await Promise.allSettled(pending);
+    }
+  }
+
   /** The run's rollback is over (its writes had all been discarded or deleted). */
   forgetRun(runId: string): void {
     this.discarded.delete(runId);

@@ -73,6 +73,12 @@ export class WriteStash {
     return stored;
   }
 
+  /** Whether writes of the run wait here. */
+  holds(runId: unknown): boolean {
+    for (const batch of this.waiting.values()) if (batch.runId === runId) return true;
+    return false;
+  }
+
   /** A checkpoint save starts on the thread: writes waiting there wait for it (it may take them). */
   saveStarted(threadId: string, ns: string): void {
     const key = keyOf(threadId, ns);

@@ -285,6 +285,9 @@ export class RunExecutor {
     if (tracked.cancelled === "rollback") {
       await checkpointer?.discardRun?.(run.run_id);
       await this.deps.checkpoints.deleteRunCheckpoints(run.thread_id, run.run_id);
+    } else if (tracked.cancelled) {
+      // Stopped where it was: what it was storing as it stopped is part of where that is.
+      await checkpointer?.settleRun?.(run.run_id);
     }
     if (status === "success" && !tracked.interrupted && tracked.values !== undefined) {
       // The common case: the run went to the end; its last values chunk is the state.
