@@ -107,10 +107,7 @@ export class WriteStash {
     }
     this.saving.delete(key);
     for (const [batchKey, batch] of this.waiting) {
-      if (batch.threadId === threadId && batch.ns === ns) {
-        batch.scheduled = false;
-        this.schedule(batchKey, batch);
-      }
+      if (batch.threadId === threadId && batch.ns === ns) this.schedule(batchKey, batch);
     }
   }
 
