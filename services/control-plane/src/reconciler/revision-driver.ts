@@ -159,6 +159,9 @@ export class RevisionDriver {
     url: string | null,
     log: RevisionLogWriter,
   ): Promise<RevisionRow | null> {
+    // As in Transitions.move: the deploy step's lines are stored before the status moves, and the
+    // transition's own line with it.
+    await log.flush();
     const outcome = await this.context.db.$transaction(async (tx) => {
       const current = await tx.deployment.findUnique({ where: { id: deployment.id } });
       if (!current || current.status === "AWAITING_DELETE") return { moved: false as const };
@@ -166,12 +169,26 @@ export class RevisionDriver {
         ? await tx.revision.findUnique({ where: { id: current.activeRevisionId }, select: { id: true, seq: true } })
         : null;
       if (active && active.seq > revision.seq) {
-        const moved = await transitionRevision(tx, revision.id, "DEPLOYING", "SKIPPED", {
-          statusMessage: "a newer revision was deployed first",
-        });
+        const moved = await transitionRevision(
+          tx,
+          revision.id,
+          "DEPLOYING",
+          "SKIPPED",
+          { statusMessage: "a newer revision was deployed first" },
+          {
+            kind: log.kind,
+            level: "warn",
+            message: "status DEPLOYING -> SKIPPED: a newer revision was deployed first",
+          },
+        );
         return { moved, skipped: true as const };
       }
-      if (!(await transitionRevision(tx, revision.id, "DEPLOYING", "DEPLOYED", { url, statusMessage: null }))) {
+      const line = {
+        kind: log.kind,
+        level: "info" as const,
+        message: `status DEPLOYING -> DEPLOYED${url ? ` at ${url}` : ""}`,
+      };
+      if (!(await transitionRevision(tx, revision.id, "DEPLOYING", "DEPLOYED", { url, statusMessage: null }, line))) {
         return { moved: false as const };
       }
       const sourceConfig = current.sourceConfig as Record<string, unknown>;
@@ -189,10 +206,8 @@ export class RevisionDriver {
     });
     if (!outcome.moved || "skipped" in outcome) {
       await this.context.deployer.retire(target, revisionTarget(revision), log).catch(() => {});
-      if (outcome.moved) log.warn("status DEPLOYING -> SKIPPED: a newer revision was deployed first");
       return null;
     }
-    log.info(`status DEPLOYING -> DEPLOYED${url ? ` at ${url}` : ""}`);
     this.context.logger.info({ revision_id: revision.id, deployment_id: deployment.id, url }, "revision DEPLOYED");
     if (outcome.previous && outcome.previous !== revision.id) {
       const previous = await this.context.revisions.findById(outcome.previous);

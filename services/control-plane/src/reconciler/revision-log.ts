@@ -5,6 +5,10 @@ import type { LogKind, LogLevel, LogLine, RevisionRepository } from "../revision
 /** Longest line kept in a revision log; command output can be arbitrarily long. */
 const MAX_LINE = 4000;
 
+export function clipLine(message: string): string {
+  return message.length > MAX_LINE ? `${message.slice(0, MAX_LINE)}…` : message;
+}
+
 /**
  * A revision's build or deploy log. Deployers write synchronously; lines are buffered and written
  * in batches (`flush` at the end of each step), so a chatty build does not cost a query per line.
@@ -17,7 +21,7 @@ export class RevisionLogWriter implements RevisionLog {
   constructor(
     private readonly revisions: RevisionRepository,
     private readonly revisionId: string,
-    private readonly kind: LogKind,
+    readonly kind: LogKind,
     private readonly logger: Logger,
   ) {}
 
@@ -32,8 +36,7 @@ export class RevisionLogWriter implements RevisionLog {
   }
 
   private add(level: LogLevel, message: string): void {
-    const text = message.length > MAX_LINE ? `${message.slice(0, MAX_LINE)}…` : message;
-    this.buffer.push({ kind: this.kind, level, message: text, timestamp: new Date() });
+    this.buffer.push({ kind: this.kind, level, message: clipLine(message), timestamp: new Date() });
     this.timer ??= setTimeout(() => void this.flush(), 250);
   }
 

@@ -4,8 +4,8 @@
 import type { Logger } from "@lgp/server-kit";
 import { DeployerError } from "../deployers/deployer";
 import type { RevisionRepository, RevisionRow, TransitionData } from "../revisions/repository";
-import { isTerminal, type RevisionStatus } from "../revisions/status";
-import type { RevisionLogWriter } from "./revision-log";
+import type { RevisionStatus } from "../revisions/status";
+import { clipLine, type RevisionLogWriter } from "./revision-log";
 
 /** The reconciler stops driving a revision when a guarded transition finds it moved by someone else. */
 export class Moved extends Error {}
@@ -27,17 +27,22 @@ export class Transitions {
     quietIfMoved = false,
   ): Promise<RevisionRow> {
     const from = revision.status as RevisionStatus;
-    // What the step logged is stored before a client can see its end (clients read the logs of a
-    // revision once it is DEPLOYED or *_FAILED): only the transition's own line comes after.
-    if (isTerminal(to)) await log.flush();
-    if (!(await this.revisions.transition(revision.id, from, to, data))) {
+    const message = `status ${from} -> ${to}${data.statusMessage ? `: ${data.statusMessage}` : ""}`;
+    const level = to.endsWith("FAILED") || to === "INTERRUPTED" ? "error" : "info";
+    // What the step logged is stored first, and the transition's own line in the statement that
+    // moves the status: a client that sees the new status finds every line before it in the log.
+    await log.flush();
+    if (
+      !(await this.revisions.transition(revision.id, from, to, data, {
+        kind: log.kind,
+        level,
+        message: clipLine(message),
+      }))
+    ) {
       if (!quietIfMoved)
         this.logger.info({ revision_id: revision.id, from, to }, "revision moved by another reconciler");
       throw new Moved();
     }
-    const message = `status ${from} -> ${to}${data.statusMessage ? `: ${data.statusMessage}` : ""}`;
-    if (to.endsWith("FAILED") || to === "INTERRUPTED") log.error(message);
-    else log.info(message);
     this.logger.info({ revision_id: revision.id, from, to }, "revision transition");
     return { ...revision, ...data, status: to } as RevisionRow;
   }

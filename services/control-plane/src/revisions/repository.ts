@@ -82,6 +82,7 @@ export async function transitionRevision(
   from: RevisionStatus | RevisionStatus[],
   to: RevisionStatus,
   data: TransitionData = {},
+  line?: Omit<LogLine, "timestamp">,
 ): Promise<boolean> {
   const froms = Array.isArray(from) ? from : [from];
   if (!froms.length) return false;
@@ -98,8 +99,14 @@ export async function transitionRevision(
     Prisma.sql`status_history = status_history || jsonb_build_array(${entry})`,
     Prisma.sql`updated_at = now()::timestamptz(3)`,
   ];
-  const count = await tx.$executeRaw`
+  const update = Prisma.sql`
     UPDATE revisions SET ${Prisma.join(sets, ", ")} WHERE id = ${id}::uuid AND status IN (${Prisma.join(froms)})`;
+  if (!line) return (await tx.$executeRaw`${update}`) === 1;
+  // The line goes in with the change, so a client that sees the new status finds it in the log.
+  const count = await tx.$executeRaw`
+    WITH moved AS (${update} RETURNING id)
+    INSERT INTO revision_logs (revision_id, kind, level, message, timestamp)
+    SELECT id, ${line.kind}, ${line.level}, ${line.message}, now()::timestamptz(3) FROM moved`;
   return count === 1;
 }
 
@@ -156,8 +163,9 @@ export class RevisionRepository {
     from: RevisionStatus | RevisionStatus[],
     to: RevisionStatus,
     data: TransitionData = {},
+    line?: Omit<LogLine, "timestamp">,
   ): Promise<boolean> {
-    return transitionRevision(this.db, id, from, to, data);
+    return transitionRevision(this.db, id, from, to, data, line);
   }
 
   /** Renews the lease of the step that holds the revision (updated_at), while it is in `status`. */

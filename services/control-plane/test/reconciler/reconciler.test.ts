@@ -79,6 +79,31 @@ it("deploys an external_docker revision: database, READY, DEPLOYED, active revis
   );
 });
 
+it("shows a revision DEPLOYED only once its deploy log, the transition's own line included, is stored", async () => {
+  // Hold every write to the logs: the revision may go no further than its lines can be stored.
+  const blocker = new Client({ connectionString: h.database.url });
+  await blocker.connect();
+  try {
+    await blocker.query("BEGIN");
+    await blocker.query("LOCK TABLE revision_logs IN EXCLUSIVE MODE");
+    const created = await create(dockerBody("ext-held", { source_config: { custom_url: ok.url } }));
+    // The deploy itself (an external URL that answers) takes a few milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const held = (await h.api.get(`/v2/deployments/${created.id}/revisions/${created.latest_revision_id}`)).body;
+    expect(held.status).not.toBe("DEPLOYED");
+    await blocker.query("COMMIT");
+    await h.waitForRevision(created.id, created.latest_revision_id, ["DEPLOYED"]);
+    const lines = (await logs(created.id, created.latest_revision_id, "deploy")).map((line) => line.message);
+    expect(lines.slice(-3)).toEqual([
+      "status AWAITING_DEPLOY -> DEPLOYING",
+      `health-checking ${ok.url}`,
+      `status DEPLOYING -> DEPLOYED at ${ok.url}`,
+    ]);
+  } finally {
+    await blocker.end();
+  }
+});
+
 it("ends a revision whose URL never answers in DEPLOY_FAILED with the reason in its deploy log", async () => {
   const created = await create(dockerBody("ext-down", { source_config: { custom_url: "http://127.0.0.1:9" } }));
   const revision = await h.waitForRevision(
@@ -164,21 +189,12 @@ it("ends a failing install_command in BUILD_FAILED; the build log holds the outp
   expect(page.status).toBe(200);
   expect(page.body.logs).toHaveLength(2);
   expect(page.body.next_offset).toBe(2);
-  // The transition's own line comes just after the status a client sees (see Transitions.move):
-  // the log is complete once it is there, and only then do both orders end on the same line.
-  let complete = all;
-  for (
-    let i = 0;
-    i < 100 && !complete.some((line) => line.message.startsWith("status BUILDING -> BUILD_FAILED"));
-    i++
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    complete = await logs(created.id, created.latest_revision_id, "build");
-  }
+  // The log read as BUILD_FAILED appeared was complete: its last line is the transition's own.
+  expect(all.at(-1)!.message).toMatch(/^status BUILDING -> BUILD_FAILED/);
   const desc = await h.api
     .post(`/v1/projects/${created.id}/revisions/${created.latest_revision_id}/build_logs`)
     .send({ order: "desc", limit: 1 });
-  expect(desc.body.logs[0].message).toBe(complete.at(-1)!.message);
+  expect(desc.body.logs[0].message).toBe(all.at(-1)!.message);
 });
 
 it("ends a revision whose langgraph.json names a missing file in BUILD_FAILED", async () => {
