@@ -249,11 +249,23 @@ export class RunRepository {
     return rows[0];
   }
 
-  /** The id of the thread's latest run, if any. */
-  async latestRunId(threadId: string): Promise<string | undefined> {
-    const rows = await this.query<{ run_id: string }>(Prisma.sql`
-      SELECT run_id FROM runs WHERE thread_id = ${threadId}::uuid ORDER BY run_id DESC LIMIT 1`);
-    return rows[0]?.run_id;
+  /**
+   * Where a thread's stream starts: its first active run, else the id of its latest run (the
+   * stream then waits for one after it). One statement, so one snapshot: a run created between
+   * two reads would be neither active in the first nor new after the second.
+   */
+  async streamStart(threadId: string): Promise<{ active: RunRow } | { latestRunId: string | undefined }> {
+    const rows = await this.query<RunRow & { latest_run_id: string | null }>(Prisma.sql`
+      SELECT a.*, l.latest_run_id FROM (
+        SELECT run_id AS latest_run_id FROM runs WHERE thread_id = ${threadId}::uuid ORDER BY run_id DESC LIMIT 1
+      ) l LEFT JOIN LATERAL (
+        SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND status IN ('pending', 'running')
+        ORDER BY run_id LIMIT 1
+      ) a ON true`);
+    const row = rows[0];
+    if (!row) return { latestRunId: undefined };
+    const { latest_run_id: latestRunId, ...run } = row;
+    return run.run_id ? { active: run as RunRow } : { latestRunId: latestRunId ?? undefined };
   }
 
   async activeRuns(threadId: string): Promise<RunRow[]> {

@@ -49,12 +49,16 @@ export async function* threadEvents(
   const resume = parseLastEventId(options.lastEventId);
   // Where to start: the run being resumed, else the thread's active run, else its next new run.
   const resumeRun = resume && !resume.eventId.startsWith("done") ? resume.runId : undefined;
-  let run = resumeRun
-    ? await runs.find(threadId, resumeRun)
-    : resume
-      ? undefined
-      : (await runs.activeRuns(threadId))[0];
-  let cursor = run ? undefined : (resume?.runId ?? (await runs.latestRunId(threadId)));
+  let run: RunRow | undefined;
+  let cursor: string | undefined;
+  if (resume) {
+    run = resumeRun ? await runs.find(threadId, resumeRun) : undefined;
+    if (!run) cursor = resume.runId;
+  } else {
+    const start = await runs.streamStart(threadId);
+    if ("active" in start) run = start.active;
+    else cursor = start.latestRunId;
+  }
   let after = run ? resume?.eventId : undefined;
   while (!options.signal?.aborted) {
     if (!run) {

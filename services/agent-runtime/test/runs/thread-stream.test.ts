@@ -1,6 +1,11 @@
 // GET /threads/{id}/stream through the official client's threads.joinStream: every run of the
 // thread, including runs started after the client connected, in the thread stream modes
 // (run_modes, lifecycle, state_update). Embedded (in-memory queue) mode.
+import pg from "pg";
+import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
+import { RunRepository } from "../../src/runs/repository";
+import { threadEvents } from "../../src/runs/thread-stream";
+import { CHECKPOINT_SCHEMA } from "../../src/threads/checkpoints";
 import { startTestRuntime } from "../support/harness";
 
 type Event = { event: string; data: any; id?: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -94,6 +99,51 @@ test("state_update: the thread's values after each run", async () => {
   expect(events.map((event) => [event.event, event.data.values.count])).toEqual([
     ["state_update", 3],
     ["state_update", 6],
+  ]);
+});
+
+test("a run created just as the stream looks for where to start is followed, not skipped", async () => {
+  const thread = await rt.client.threads.create();
+  let between: string | undefined;
+  let reads = 0;
+  // The stream's reads go through this pool: right after its first read of the thread's runs
+  // (nothing there yet), a run is created and ends before the stream reads anything else.
+  class CreatingAfterFirstRead extends pg.Pool {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    override query(...args: any[]): any {
+      const text: string = typeof args[0] === "string" ? args[0] : args[0].text;
+      const result = (super.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      if (!/FROM runs/.test(text) || reads++ > 0) return result;
+      return result.then(async (rows) => {
+        const run = await rt.client.runs.create(thread.thread_id, "agent", { input: say("between") });
+        await rt.client.runs.join(thread.thread_id, run.run_id);
+        between = run.run_id;
+        return rows;
+      });
+    }
+  }
+  const pool = new CreatingAfterFirstRead({ connectionString: rt.database.url, max: 2 });
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 5_000);
+  const seen: { event: string; data: string }[] = [];
+  try {
+    const runs = new RunRepository(pool, new RuntimeCheckpointer(pool, undefined, { schema: CHECKPOINT_SCHEMA }));
+    const deps = { runs, threads: rt.runtime.threadRepository, service: rt.runtime.runs };
+    for await (const event of threadEvents(deps, thread.thread_id, {
+      modes: ["lifecycle"],
+      signal: controller.signal,
+    })) {
+      seen.push(event);
+      if (event.event === "run_done") break;
+    }
+  } finally {
+    clearTimeout(timer);
+    await pool.end();
+  }
+  expect(between).toBeDefined();
+  expect(seen.map((event) => [event.event, JSON.parse(event.data).run_id])).toEqual([
+    ["metadata", between],
+    ["run_done", between],
   ]);
 });
 
