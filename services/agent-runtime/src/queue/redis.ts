@@ -45,6 +45,18 @@ if redis.call('TTL', KEYS[2]) < tonumber(ARGV[2]) then
 end
 return last`;
 
+/**
+ * A run's last entry and its stream's expiry, in one step: both or neither (a stream left without
+ * an expiry would stay forever), in one command rather than MULTI, XADD, EXPIRE, EXEC.
+ * ARGV: the entry's id, the TTL in seconds.
+ */
+const END_RUN_STREAM = `
+redis.call('XADD', KEYS[1], ARGV[1], 'event', '${END}', 'data', 'null')
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+type EndRunStream = (key: string, id: string, ttlSeconds: number) => Promise<number>;
+
 export function redisConnection(url: string): Redis {
   // BullMQ requires maxRetriesPerRequest: null on its connections.
   return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
@@ -158,6 +170,7 @@ export class RedisEventLog implements EventLog {
     // Concurrent runs' XADDs share round trips. During an outage writes wait for the reconnection
     // (no retry limit): a run pauses rather than failing, and goes on when Redis is back.
     this.writer = new Redis(url, { maxRetriesPerRequest: null, enableAutoPipelining: true });
+    this.writer.defineCommand("endRunStream", { numberOfKeys: 1, lua: END_RUN_STREAM });
     this.threads = new RedisThreadLog(this, this.writer, prefix);
   }
 
@@ -191,17 +204,9 @@ export class RedisEventLog implements EventLog {
 
   async end(runId: string): Promise<void> {
     const key = eventKey(this.prefix, runId);
-    await this.appendWith(key, runId, (id) =>
-      this.writer
-        .multi()
-        .xadd(key, id, "event", END, "data", "null")
-        .expire(key, FINISHED_TTL_SECONDS)
-        .exec()
-        .then((results) => {
-          const failure = results?.find(([error]) => error)?.[0];
-          if (failure) throw failure;
-        }),
-    );
+    // EVALSHA once the script is known to Redis (ioredis loads it on the first NOSCRIPT).
+    const writer = this.writer as Redis & { endRunStream: EndRunStream };
+    await this.appendWith(key, runId, (id) => writer.endRunStream(key, id, FINISHED_TTL_SECONDS));
     this.nextIds.delete(runId);
   }
 

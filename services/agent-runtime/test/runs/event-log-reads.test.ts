@@ -2,6 +2,7 @@
 // (it holds the first event, written by that request) goes straight to the shared XREAD, with no
 // catch-up read first: whatever the run wrote before the reader subscribed still comes, in order,
 // however much there is. A reader resuming after a later event reads its backlog first.
+import Redis from "ioredis";
 import { RedisEventLog } from "../../src/queue/redis";
 import { startPrivateRedis, type PrivateRedis } from "../support/redis-server";
 
@@ -60,4 +61,19 @@ test("a reader resuming after a later event reads the backlog after it first", a
   const before = await redis.calls("xrange");
   expect(await readAll("resumed", ids[1])).toEqual([2, 3]);
   expect((await redis.calls("xrange")) - before).toBe(1);
+});
+
+test("a run's end is one command that also sets its stream's expiry", async () => {
+  // Another run's end first: Redis then knows the script, and the end is the command alone.
+  await writtenRun("ended-before", 0, true);
+  await writtenRun("ending", 1, false);
+  const before = await redis.calls("evalsha", "eval", "multi", "exec");
+  await log.end("ending");
+  expect((await redis.calls("evalsha", "eval", "multi", "exec")) - before).toBe(1);
+  const direct = new Redis(redis.url);
+  try {
+    expect(await direct.ttl("reads:run:ending:events")).toBeGreaterThan(3500);
+  } finally {
+    direct.disconnect();
+  }
 });

@@ -104,3 +104,22 @@ test("a run's next attempt writes after what an earlier attempt wrote, even with
   expect(entries.map(([, fields]) => fields[3])).toEqual(["{}", '{"one":{}}', '{"two":{}}', "null"]);
   expect(Number(entries[2]![0].split("-")[0])).toBeGreaterThan(ahead);
 });
+
+test("a run's end whose answer is lost is in its stream once, and the stream still expires", async () => {
+  const runId = "resent-end";
+  const key = `${prefix}:run:${runId}:events`;
+  // Another run's end first, so that the lost answer is the end's own and not Redis asking for its script.
+  await log.appendFirst("ended-before", "metadata", "{}");
+  await log.end("ended-before");
+  await log.appendFirst(runId, "metadata", "{}");
+  await log.append(runId, "updates", '{"one":{}}');
+  const swallowed = proxy.swallowed;
+  proxy.armed = true;
+  await log.end(runId);
+  expect(proxy.swallowed).toBe(swallowed + 1);
+  const entries = (await direct.xrange(key, "-", "+")) as [string, string[]][];
+  expect(entries.map(([, fields]) => fields[1])).toEqual(["metadata", "updates", "__end__"]);
+  const ttl = await direct.ttl(key);
+  expect(ttl).toBeGreaterThan(3500);
+  expect(ttl).toBeLessThanOrEqual(3600);
+});
