@@ -18,6 +18,7 @@
 // BENCH_WORKERS (runtime WORKERS, 20), BENCH_LATENCY_WORKERS (WORKERS of the latency-tuned
 // api+worker run, 6), BENCH_SKIP (comma list: split,latency,redis,memory,threads,protocol,reference,
 // ceiling; adjacent: no ceiling after each target, only the one at the end),
+// BENCH_ROUNDS (1: rounds of this runtime's targets, judged by each one's median),
 // BENCH_CLIENT (sdk, or fetch: the same requests read with a bare fetch), BENCH_TARGET_URL (only
 // the HTTP workload, against a server started by hand; BENCH_PROTOCOL=true: the protocol's).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -45,6 +46,12 @@ const WARMUP = Math.min(100, RUNS);
 /** Worker processes of the api+worker topology (BENCH_WORKER_PROCESSES); WORKERS is split between them. */
 const WORKER_PROCESSES = Number(process.env.BENCH_WORKER_PROCESSES ?? 1);
 const SKIP = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
+/**
+ * Rounds of this runtime's targets (BENCH_ROUNDS, 1): each round runs every target again, with its
+ * ceiling next to it, and the verdicts take each target's median over the rounds. On a machine
+ * whose ratios move by 0.3 between runs, one round decides little.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const REFERENCE_PORT = 2124;
 const CONFIG = path.join(ROOT, "examples/langgraph.json");
 
@@ -423,44 +430,47 @@ async function main(): Promise<void> {
     await migrate(database.url, path.join(ROOT, "prisma/agent-runtime/migrations"));
     // Statement counts per run come from pg_stat_statements when the server loads it.
     await enableStatementStats(database.url);
-    const split = `API process + ${WORKER_PROCESSES} worker process(es), Redis`;
-    if (!SKIP.has("split")) {
-      const name = `this runtime (${split}, WORKERS=${WORKERS})`;
-      results.push(await runtimeWorkload(name, database, `${prefix}-split`, "api+worker"));
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const tag = ROUNDS > 1 ? `, round ${round}` : "";
+      const split = `API process + ${WORKER_PROCESSES} worker process(es), Redis`;
+      if (!SKIP.has("split")) {
+        const name = `this runtime (${split}, WORKERS=${WORKERS}${tag})`;
+        results.push(await runtimeWorkload(name, database, `${prefix}-split`, "api+worker"));
+      }
+      if (!SKIP.has("latency")) {
+        const name = `this runtime (${split}, WORKERS=${LATENCY_WORKERS}${tag})`;
+        results.push(await runtimeWorkload(name, database, `${prefix}-latency`, "api+worker", LATENCY_WORKERS));
+      }
+      if (!SKIP.has("redis"))
+        results.push(
+          await runtimeWorkload(`this runtime (BullMQ + Redis Streams, WORKERS=${WORKERS}${tag})`, database, prefix),
+        );
+      if (!SKIP.has("protocol"))
+        results.push(
+          await runtimeWorkload(
+            `this runtime, thread-centric protocol (Redis, WORKERS=${WORKERS}${tag})`,
+            database,
+            `${prefix}-protocol`,
+            "single",
+            WORKERS,
+            true,
+          ),
+        );
+      if (!SKIP.has("memory"))
+        results.push(await runtimeWorkload(`this runtime (in-process queue, WORKERS=${WORKERS}${tag})`, database));
+      if (!SKIP.has("threads"))
+        results.push(
+          await runtimeWorkload(
+            `this runtime (in-process queue, WORKERS=${WORKERS}, WORKER_THREADS=1${tag})`,
+            database,
+            undefined,
+            "single",
+            WORKERS,
+            false,
+            { WORKER_THREADS: "1" },
+          ),
+        );
     }
-    if (!SKIP.has("latency")) {
-      const name = `this runtime (${split}, WORKERS=${LATENCY_WORKERS})`;
-      results.push(await runtimeWorkload(name, database, `${prefix}-latency`, "api+worker", LATENCY_WORKERS));
-    }
-    if (!SKIP.has("redis"))
-      results.push(
-        await runtimeWorkload(`this runtime (BullMQ + Redis Streams, WORKERS=${WORKERS})`, database, prefix),
-      );
-    if (!SKIP.has("protocol"))
-      results.push(
-        await runtimeWorkload(
-          `this runtime, thread-centric protocol (Redis, WORKERS=${WORKERS})`,
-          database,
-          `${prefix}-protocol`,
-          "single",
-          WORKERS,
-          true,
-        ),
-      );
-    if (!SKIP.has("memory"))
-      results.push(await runtimeWorkload(`this runtime (in-process queue, WORKERS=${WORKERS})`, database));
-    if (!SKIP.has("threads"))
-      results.push(
-        await runtimeWorkload(
-          `this runtime (in-process queue, WORKERS=${WORKERS}, WORKER_THREADS=1)`,
-          database,
-          undefined,
-          "single",
-          WORKERS,
-          false,
-          { WORKER_THREADS: "1" },
-        ),
-      );
     if (!SKIP.has("reference")) {
       try {
         results.push(await referenceWorkload());
@@ -604,6 +614,7 @@ async function main(): Promise<void> {
       }
     }
   }
+  if (ROUNDS > 1) printMedians(results, reference);
   if (ceiling) {
     // The CPU budget of the 80% target on this machine, against what the clients alone use.
     const budget = (cores * 1000) / (0.8 * ceiling.runsPerSecond);
@@ -616,6 +627,39 @@ async function main(): Promise<void> {
         (clients.length ? `, the ${CLIENTS} official clients ${format(Math.min(...clients), 2)} or more.` : "."),
     );
   }
+}
+
+/** Each target's CPU ratio (against the ceiling next to it) and runs/s ratio, per round and the median. */
+function printMedians(results: Result[], reference: Result | undefined): void {
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  };
+  const byTarget = new Map<string, Result[]>();
+  for (const r of results.filter((r) => r.name.startsWith("this runtime") && r.adjacentCeiling)) {
+    const target = r.name.replace(/, round \d+\)$/, ")");
+    byTarget.set(target, [...(byTarget.get(target) ?? []), r]);
+  }
+  if (!byTarget.size) return;
+  console.log(`\nOver ${ROUNDS} rounds (the verdict is the median):`);
+  const rows = [...byTarget].map(([target, rounds]) => {
+    const ratios = rounds.map(
+      (r) => (r.cpu.server + r.cpu.rest) / (r.adjacentCeiling!.cpu.server + r.adjacentCeiling!.cpu.rest),
+    );
+    const limit = target.includes("in-process queue") ? 1.4 : 1.8;
+    const cost = median(ratios);
+    const speedups = reference ? rounds.map((r) => r.runsPerSecond / reference.runsPerSecond) : [];
+    const speedup = speedups.length ? median(speedups) : NaN;
+    return [
+      target,
+      ratios.map((ratio) => format(ratio, 2)).join(" "),
+      `${format(cost, 2)} ${cost <= limit ? "OK" : "MISSED"} (<= ${limit})`,
+      speedups.map((value) => format(value, 2)).join(" ") || "-",
+      Number.isFinite(speedup) ? `${format(speedup, 2)} ${speedup >= 3 ? "OK" : "MISSED"} (>= 3)` : "-",
+    ];
+  });
+  printTable(["target", "CPU x ceiling, rounds", "median", "runs/s x reference, rounds", "median"], rows);
 }
 
 function printTable(header: string[], rows: string[][]): void {
