@@ -51,7 +51,9 @@ const SKIP = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
  * ceiling next to it, and the verdicts take each target's median over the rounds. On a machine
  * whose ratios move by 0.3 between runs, one round decides little.
  */
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
+  throw new Error(`BENCH_ROUNDS must be a whole number from 1, not "${process.env.BENCH_ROUNDS}"`);
 const REFERENCE_PORT = 2124;
 const CONFIG = path.join(ROOT, "examples/langgraph.json");
 
@@ -641,7 +643,12 @@ function printMedians(results: Result[], reference: Result | undefined): void {
     const target = r.name.replace(/, round \d+\)$/, ")");
     byTarget.set(target, [...(byTarget.get(target) ?? []), r]);
   }
-  if (!byTarget.size) return;
+  if (!byTarget.size) {
+    console.log(
+      "\nNo medians over the rounds: each needs the ceiling measured next to its target (BENCH_SKIP has ceiling or adjacent).",
+    );
+    return;
+  }
   console.log(`\nOver ${ROUNDS} rounds (the verdict is the median):`);
   const rows = [...byTarget].map(([target, rounds]) => {
     const ratios = rounds.map(

@@ -204,7 +204,6 @@ export class RedisEventLog implements EventLog {
 
   async end(runId: string): Promise<void> {
     const key = eventKey(this.prefix, runId);
-    // EVALSHA once the script is known to Redis (ioredis loads it on the first NOSCRIPT).
     const writer = this.writer as Redis & { endRunStream: EndRunStream };
     await this.appendWith(key, runId, (id) => writer.endRunStream(key, id, FINISHED_TTL_SECONDS));
     this.nextIds.delete(runId);
@@ -358,7 +357,7 @@ class RedisThreadLog implements ThreadLog {
 
   async appendMany(threadId: string, entries: { method: string; params: string }[]): Promise<number> {
     const key = this.key(threadId);
-    // EVALSHA once the script is known to Redis (ioredis loads it on the first NOSCRIPT).
+    // EVAL on a connection the first time, EVALSHA after (ioredis keeps track).
     const seq = await (this.writer as Redis & { appendThreadEntries: AppendThreadEntries }).appendThreadEntries(
       key,
       `${key}:seq`,

@@ -108,7 +108,7 @@ test("a run's next attempt writes after what an earlier attempt wrote, even with
 test("a run's end whose answer is lost is in its stream once, and the stream still expires", async () => {
   const runId = "resent-end";
   const key = `${prefix}:run:${runId}:events`;
-  // Another run's end first, so that the lost answer is the end's own and not Redis asking for its script.
+  // Another run's end first: the end under test is then the script's EVALSHA on a known script.
   await log.appendFirst("ended-before", "metadata", "{}");
   await log.end("ended-before");
   await log.appendFirst(runId, "metadata", "{}");

@@ -1,6 +1,7 @@
 // GET /threads/{id}/stream through the official client's threads.joinStream: every run of the
 // thread, including runs started after the client connected, in the thread stream modes
-// (run_modes, lifecycle, state_update). Embedded (in-memory queue) mode.
+// (run_modes, lifecycle, state_update), and where the stream starts when a run is created just as
+// it connects (read through a pool of the test's own). Embedded (in-memory queue) mode.
 import pg from "pg";
 import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
 import { RunRepository } from "../../src/runs/repository";

@@ -7,7 +7,7 @@ import type { Deployment as DeploymentRow, Prisma } from "../generated/prisma/cl
 import { transitionRevision, type RevisionRow } from "../revisions/repository";
 import { isTerminal, type RevisionStatus } from "../revisions/status";
 import type { ReconcilerContext } from "./context";
-import { RevisionLogWriter } from "./revision-log";
+import { clipLine, RevisionLogWriter } from "./revision-log";
 import { revisionTarget, targetOf } from "./targets";
 import type { Transitions } from "./transitions";
 
@@ -186,7 +186,7 @@ export class RevisionDriver {
       const line = {
         kind: log.kind,
         level: "info" as const,
-        message: `status DEPLOYING -> DEPLOYED${url ? ` at ${url}` : ""}`,
+        message: clipLine(`status DEPLOYING -> DEPLOYED${url ? ` at ${url}` : ""}`),
       };
       if (!(await transitionRevision(tx, revision.id, "DEPLOYING", "DEPLOYED", { url, statusMessage: null }, line))) {
         return { moved: false as const };

@@ -103,10 +103,11 @@ export async function transitionRevision(
     UPDATE revisions SET ${Prisma.join(sets, ", ")} WHERE id = ${id}::uuid AND status IN (${Prisma.join(froms)})`;
   if (!line) return (await tx.$executeRaw`${update}`) === 1;
   // The line goes in with the change, so a client that sees the new status finds it in the log.
+  // Its time is this process's, as for the lines buffered before it (the log's times stay in order).
   const count = await tx.$executeRaw`
     WITH moved AS (${update} RETURNING id)
     INSERT INTO revision_logs (revision_id, kind, level, message, timestamp)
-    SELECT id, ${line.kind}, ${line.level}, ${line.message}, now()::timestamptz(3) FROM moved`;
+    SELECT id, ${line.kind}, ${line.level}, ${line.message}, ${new Date()}::timestamptz(3) FROM moved`;
   return count === 1;
 }
 

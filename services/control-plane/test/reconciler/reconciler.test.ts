@@ -1,4 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Client } from "pg";
 import { InProcessQueue } from "../../src/queue";
@@ -80,27 +82,43 @@ it("deploys an external_docker revision: database, READY, DEPLOYED, active revis
 });
 
 it("shows a revision DEPLOYED only once its deploy log, the transition's own line included, is stored", async () => {
-  // Hold every write to the logs: the revision may go no further than its lines can be stored.
+  // A deployment whose health check answers 503 until released, so the revision waits in DEPLOYING.
+  let healthy = false;
+  const server = createServer((req, res) => {
+    res.statusCode = req.url === "/ok" && healthy ? 200 : 503;
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const blocker = new Client({ connectionString: h.database.url });
   await blocker.connect();
   try {
+    const created = await create(dockerBody("ext-held", { source_config: { custom_url: url } }));
+    await h.waitForRevision(created.id, created.latest_revision_id, ["DEPLOYING"]);
+    // Every write to the logs is held; then the health check passes.
     await blocker.query("BEGIN");
     await blocker.query("LOCK TABLE revision_logs IN EXCLUSIVE MODE");
-    const created = await create(dockerBody("ext-held", { source_config: { custom_url: ok.url } }));
-    // The deploy itself (an external URL that answers) takes a few milliseconds.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    healthy = true;
+    for (let i = 0; i < 200; i += 1) {
+      const waiting = await h.db.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'revision_logs'::regclass AND NOT granted`;
+      if (waiting[0].n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    // The step's lines wait for the table, and so does the status.
     const held = (await h.api.get(`/v2/deployments/${created.id}/revisions/${created.latest_revision_id}`)).body;
-    expect(held.status).not.toBe("DEPLOYED");
+    expect(held.status).toBe("DEPLOYING");
     await blocker.query("COMMIT");
     await h.waitForRevision(created.id, created.latest_revision_id, ["DEPLOYED"]);
     const lines = (await logs(created.id, created.latest_revision_id, "deploy")).map((line) => line.message);
     expect(lines.slice(-3)).toEqual([
       "status AWAITING_DEPLOY -> DEPLOYING",
-      `health-checking ${ok.url}`,
-      `status DEPLOYING -> DEPLOYED at ${ok.url}`,
+      `health-checking ${url}`,
+      `status DEPLOYING -> DEPLOYED at ${url}`,
     ]);
   } finally {
     await blocker.end();
+    await new Promise((resolve) => server.close(resolve));
   }
 });
 
