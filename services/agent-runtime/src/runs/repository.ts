@@ -241,31 +241,35 @@ export class RunRepository {
       ORDER BY run_id DESC LIMIT ${options.limit} OFFSET ${options.offset}`);
   }
 
-  /** The thread's first run created after `afterRunId` (its first run when absent). */
-  async nextRun(threadId: string, afterRunId: string | undefined): Promise<RunRow | undefined> {
-    const after = afterRunId ? Prisma.sql`AND run_id > ${afterRunId}::uuid` : Prisma.empty;
+  /**
+   * The thread's first run, by id, above `after` (from its first run when absent) that is not in
+   * `except` (the runs a thread stream has already followed or found there when it started).
+   */
+  async nextRun(threadId: string, after: string | undefined, except: string[] = []): Promise<RunRow | undefined> {
+    const above = after ? Prisma.sql`AND run_id > ${after}::uuid` : Prisma.empty;
     const rows = await this.query<RunRow>(Prisma.sql`
-      SELECT * FROM runs WHERE thread_id = ${threadId}::uuid ${after} ORDER BY run_id LIMIT 1`);
+      SELECT * FROM runs WHERE thread_id = ${threadId}::uuid ${above} AND run_id <> ALL(${except}::uuid[])
+      ORDER BY run_id LIMIT 1`);
     return rows[0];
   }
 
   /**
-   * Where a thread's stream starts: its first active run, else the id of its latest run (the
-   * stream then waits for one after it). One statement, so one snapshot: a run created between
-   * two reads would be neither active in the first nor new after the second.
+   * Where a thread's stream starts, in one snapshot: its first active run, if any, and the ids of
+   * its runs from `since` on that come before it (all of them, without an active run). A stream
+   * follows the active run, then every run not in that list (those created after it connected).
    */
-  async streamStart(threadId: string): Promise<{ active: RunRow } | { latestRunId: string | undefined }> {
-    const rows = await this.query<RunRow & { latest_run_id: string | null }>(Prisma.sql`
-      SELECT a.*, l.latest_run_id FROM (
-        SELECT run_id AS latest_run_id FROM runs WHERE thread_id = ${threadId}::uuid ORDER BY run_id DESC LIMIT 1
-      ) l LEFT JOIN LATERAL (
+  async streamStart(threadId: string, since: string): Promise<{ active?: RunRow; before: string[] }> {
+    const [row] = await this.query<RunRow & { before: string[] }>(Prisma.sql`
+      SELECT a.*, ARRAY(
+        SELECT r.run_id::text FROM runs r WHERE r.thread_id = ${threadId}::uuid AND r.run_id >= ${since}::uuid
+          AND (a.run_id IS NULL OR r.run_id < a.run_id)
+      ) AS before
+      FROM (SELECT 1) one LEFT JOIN LATERAL (
         SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND status IN ('pending', 'running')
         ORDER BY run_id LIMIT 1
       ) a ON true`);
-    const row = rows[0];
-    if (!row) return { latestRunId: undefined };
-    const { latest_run_id: latestRunId, ...run } = row;
-    return run.run_id ? { active: run as RunRow } : { latestRunId: latestRunId ?? undefined };
+    const { before, ...run } = row;
+    return run.run_id ? { active: run as RunRow, before } : { before };
   }
 
   async activeRuns(threadId: string): Promise<RunRow[]> {

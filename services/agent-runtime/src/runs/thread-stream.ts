@@ -14,6 +14,46 @@ export type ThreadStreamMode = (typeof THREAD_STREAM_MODES)[number];
 /** How often a thread with no run to follow is checked for a new one. */
 const NEW_RUN_POLL_MS = 250;
 
+/**
+ * How long a run's creation may take from its id (made first, time-ordered) to its commit. Two
+ * creations on one thread can commit in the other order than their ids, so a stream cannot take
+ * "after the last run it followed" by id alone: within this window it also remembers which runs
+ * it has dealt with.
+ */
+const CREATION_WINDOW_MS = 60_000;
+
+/** The lowest run id (a UUIDv7) made at `ms`: every id made then or later sorts above it. */
+function lowestIdAt(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8)}-0000-0000-000000000000`;
+}
+
+/** The runs a stream is done with: all up to `floor`, and those in `ids` above it. */
+class Behind {
+  private readonly ids: Set<string>;
+  constructor(
+    private floor: string | undefined,
+    ids: string[] = [],
+  ) {
+    this.ids = new Set(ids);
+  }
+
+  next(runs: RunRepository, threadId: string): Promise<RunRow | undefined> {
+    return runs.nextRun(threadId, this.floor, [...this.ids]);
+  }
+
+  /** A run followed to its end; runs older than any creation in flight fold into the floor. */
+  add(runId: string): void {
+    this.ids.add(runId);
+    const settled = lowestIdAt(Date.now() - CREATION_WINDOW_MS);
+    // Never past the run just followed: runs after it may still be waiting their turn.
+    const floor = settled < runId ? settled : runId;
+    if (this.floor !== undefined && floor <= this.floor) return;
+    this.floor = floor;
+    for (const id of this.ids) if (id <= floor) this.ids.delete(id);
+  }
+}
+
 export interface ThreadStreamDeps {
   runs: RunRepository;
   threads: ThreadRepository;
@@ -50,19 +90,22 @@ export async function* threadEvents(
   // Where to start: the run being resumed, else the thread's active run, else its next new run.
   const resumeRun = resume && !resume.eventId.startsWith("done") ? resume.runId : undefined;
   let run: RunRow | undefined;
-  let cursor: string | undefined;
+  let behind: Behind;
   if (resume) {
     run = resumeRun ? await runs.find(threadId, resumeRun) : undefined;
-    if (!run) cursor = resume.runId;
+    behind = new Behind(resume.runId);
   } else {
-    const start = await runs.streamStart(threadId);
-    if ("active" in start) run = start.active;
-    else cursor = start.latestRunId;
+    // The runs there when it connects are behind it, but for the first active one (and those
+    // after it, waiting their turn).
+    const since = lowestIdAt(Date.now() - CREATION_WINDOW_MS);
+    const start = await runs.streamStart(threadId, since);
+    run = start.active;
+    behind = new Behind(run && run.run_id < since ? run.run_id : since, start.before);
   }
   let after = run ? resume?.eventId : undefined;
   while (!options.signal?.aborted) {
     if (!run) {
-      run = await runs.nextRun(threadId, cursor);
+      run = await behind.next(runs, threadId);
       if (!run) {
         // A thread deleted while someone listens ends its stream.
         if (!(await threads.find(threadId))) return;
@@ -90,7 +133,7 @@ export async function* threadEvents(
         data: serialize({ run_id: run.run_id, values: thread?.values ?? {} }),
       };
     }
-    cursor = run.run_id;
+    behind.add(run.run_id);
     run = undefined;
     after = undefined;
   }

@@ -4,6 +4,7 @@
 // it connects (read through a pool of the test's own). Embedded (in-memory queue) mode.
 import pg from "pg";
 import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
+import { newRunId } from "../../src/common/ids";
 import { RunRepository } from "../../src/runs/repository";
 import { threadEvents } from "../../src/runs/thread-stream";
 import { CHECKPOINT_SCHEMA } from "../../src/threads/checkpoints";
@@ -146,6 +147,57 @@ test("a run created just as the stream looks for where to start is followed, not
     ["metadata", between],
     ["run_done", between],
   ]);
+});
+
+test("a run whose creation commits after that of a run created later is still followed", async () => {
+  const thread = await rt.client.threads.create();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 10_000);
+  const done: string[] = [];
+  const deps = { runs: rt.runtime.runRepository, threads: rt.runtime.threadRepository, service: rt.runtime.runs };
+  const following = (async () => {
+    for await (const event of threadEvents(deps, thread.thread_id, {
+      modes: ["lifecycle"],
+      signal: controller.signal,
+    })) {
+      if (event.event === "run_done") done.push(JSON.parse(event.data).run_id);
+      if (done.length === 2) return;
+    }
+  })();
+  await new Promise((resolve) => setTimeout(resolve, 300)); // the stream has started
+  // Two creations on one thread: the first to get its id is the last to reach the database.
+  const earlierId = newRunId();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const later = await rt.client.runs.create(thread.thread_id, "agent", { input: say("later") });
+  await rt.client.runs.join(thread.thread_id, later.run_id);
+  expect(earlierId < later.run_id).toBe(true);
+  // The stream has followed the later run to its end before the earlier one is stored.
+  for (let i = 0; i < 200 && !done.includes(later.run_id); i += 1)
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  expect(done).toEqual([later.run_id]);
+  await rt.runtime.runRepository.insert({
+    runId: earlierId,
+    threadId: thread.thread_id,
+    assistantId: later.assistant_id,
+    metadata: {},
+    kwargs: { graph_id: "agent", input: null, config: {}, context: {}, stream_mode: ["values"] },
+    multitaskStrategy: "enqueue",
+    threadMetadata: {},
+    rejectIfBusy: false,
+  });
+  // It ended at once (nothing executes it here), as a cancelled run does.
+  await rt.runtime.runRepository.finish(
+    { runId: earlierId, threadId: thread.thread_id, status: "interrupted" },
+    "idle",
+    null,
+  );
+  await rt.runtime.events.end(earlierId);
+  try {
+    await following;
+  } finally {
+    clearTimeout(timer);
+  }
+  expect(done).toEqual([later.run_id, earlierId]);
 });
 
 test("a thread that does not exist answers 404", async () => {
