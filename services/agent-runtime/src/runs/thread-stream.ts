@@ -32,23 +32,27 @@ function lowestIdAt(ms: number): string {
 class Behind {
   private readonly ids: Set<string>;
   constructor(
-    private floor: string | undefined,
-    ids: string[] = [],
+    private floor: string,
+    ids: string[],
+    private readonly windowMs: number,
+    /** When the run being followed was picked: any run stored later has an id made after it, less the window. */
+    private pickedAt = Date.now(),
   ) {
     this.ids = new Set(ids);
   }
 
   next(runs: RunRepository, threadId: string): Promise<RunRow | undefined> {
+    this.pickedAt = Date.now();
     return runs.nextRun(threadId, this.floor, [...this.ids]);
   }
 
-  /** A run followed to its end; runs older than any creation in flight fold into the floor. */
+  /** A run followed to its end; the runs settled when it was picked fold into the floor. */
   add(runId: string): void {
     this.ids.add(runId);
-    const settled = lowestIdAt(Date.now() - CREATION_WINDOW_MS);
+    const settled = lowestIdAt(this.pickedAt - this.windowMs);
     // Never past the run just followed: runs after it may still be waiting their turn.
     const floor = settled < runId ? settled : runId;
-    if (this.floor !== undefined && floor <= this.floor) return;
+    if (floor <= this.floor) return;
     this.floor = floor;
     for (const id of this.ids) if (id <= floor) this.ids.delete(id);
   }
@@ -63,7 +67,7 @@ export interface ThreadStreamDeps {
 
 /** Event ids are `<run id>:<the run's event id>`, so `Last-Event-ID` resumes within a run. */
 function parseLastEventId(value: string | undefined): { runId: string; eventId: string } | undefined {
-  const match = value?.match(/^([0-9a-f-]{36}):(.+)$/i);
+  const match = value?.match(/^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(.+)$/i);
   return match ? { runId: match[1].toLowerCase(), eventId: match[2] } : undefined;
 }
 
@@ -81,8 +85,15 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 export async function* threadEvents(
   deps: ThreadStreamDeps,
   threadId: string,
-  options: { modes: ThreadStreamMode[]; lastEventId?: string; signal?: AbortSignal },
+  options: {
+    modes: ThreadStreamMode[];
+    lastEventId?: string;
+    signal?: AbortSignal;
+    /** How long a creation may take between its run's id and its commit (tests shorten it). */
+    creationWindowMs?: number;
+  },
 ): AsyncIterable<RunEvent> {
+  const windowMs = options.creationWindowMs ?? CREATION_WINDOW_MS;
   const { runs, threads, service } = deps;
   if (!(await threads.find(threadId))) throw new NotFoundError(`Thread "${threadId}" not found`);
   const modes = new Set(options.modes.length ? options.modes : ["run_modes"]);
@@ -93,14 +104,15 @@ export async function* threadEvents(
   let behind: Behind;
   if (resume) {
     run = resumeRun ? await runs.find(threadId, resumeRun) : undefined;
-    behind = new Behind(resume.runId);
+    behind = new Behind(resume.runId, [], windowMs);
   } else {
     // The runs there when it connects are behind it, but for the first active one (and those
     // after it, waiting their turn).
-    const since = lowestIdAt(Date.now() - CREATION_WINDOW_MS);
+    const now = Date.now();
+    const since = lowestIdAt(now - windowMs);
     const start = await runs.streamStart(threadId, since);
     run = start.active;
-    behind = new Behind(run && run.run_id < since ? run.run_id : since, start.before);
+    behind = new Behind(run && run.run_id < since ? run.run_id : since, start.before, windowMs, now);
   }
   let after = run ? resume?.eventId : undefined;
   while (!options.signal?.aborted) {

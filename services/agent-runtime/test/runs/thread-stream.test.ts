@@ -200,6 +200,53 @@ test("a run whose creation commits after that of a run created later is still fo
   expect(done).toEqual([later.run_id, earlierId]);
 });
 
+test("a run stored while the stream follows a long run, with an id from before that run's, is followed after it", async () => {
+  const thread = await rt.client.threads.create();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 15_000);
+  const seen: [string, string][] = [];
+  const deps = { runs: rt.runtime.runRepository, threads: rt.runtime.threadRepository, service: rt.runtime.runs };
+  // Creations are taken to reach the database within a second of their ids (60 s in service).
+  const options = { modes: ["lifecycle" as const], signal: controller.signal, creationWindowMs: 1_000 };
+  const following = (async () => {
+    for await (const event of threadEvents(deps, thread.thread_id, options)) {
+      seen.push([event.event, JSON.parse(event.data).run_id]);
+      if (seen.filter(([kind]) => kind === "run_done").length === 2) return;
+    }
+  })();
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the stream has started
+    const earlierId = newRunId();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Three steps of 700 ms: the run lasts longer than the window.
+    const long = await rt.client.runs.create(thread.thread_id, "steps", { input: {}, context: { delay_ms: 700 } });
+    for (let i = 0; i < 200 && !seen.length; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(seen).toEqual([["metadata", long.run_id]]);
+    // The earlier creation reaches the database while the stream follows the long run.
+    await rt.runtime.runRepository.insert({
+      runId: earlierId,
+      threadId: thread.thread_id,
+      assistantId: long.assistant_id,
+      metadata: {},
+      kwargs: { graph_id: "steps", input: null, config: {}, context: {}, stream_mode: ["values"] },
+      multitaskStrategy: "enqueue",
+      threadMetadata: {},
+      rejectIfBusy: false,
+    });
+    await rt.runtime.runRepository.finish(
+      { runId: earlierId, threadId: thread.thread_id, status: "interrupted" },
+      "busy",
+      null,
+    );
+    await rt.runtime.events.end(earlierId);
+    await following;
+    expect(seen.filter(([kind]) => kind === "run_done").map(([, runId]) => runId)).toEqual([long.run_id, earlierId]);
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+});
+
 test("a thread that does not exist answers 404", async () => {
   const response = await fetch(`${rt.url}/threads/${crypto.randomUUID()}/stream`);
   expect(response.status).toBe(404);
