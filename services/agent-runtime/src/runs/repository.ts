@@ -254,22 +254,25 @@ export class RunRepository {
   }
 
   /**
-   * Where a thread's stream starts, in one snapshot: its first active run, if any, and the ids of
-   * its runs from `since` on that come before it (all of them, without an active run). A stream
-   * follows the active run, then every run not in that list (those created after it connected).
+   * Where a thread's stream starts, in one snapshot: its first active run, if any, the ids of its
+   * runs from `since` on that come before it (all of them, without an active run), and the id of
+   * its latest run. A stream follows the active run, then every run not in that list above the
+   * lowest of `since`, the active run and the latest run (those created after it connected).
    */
-  async streamStart(threadId: string, since: string): Promise<{ active?: RunRow; before: string[] }> {
-    const [row] = await this.query<RunRow & { before: string[] }>(Prisma.sql`
+  async streamStart(threadId: string, since: string): Promise<{ active?: RunRow; before: string[]; latest?: string }> {
+    const [row] = await this.query<RunRow & { before: string[]; latest: string | null }>(Prisma.sql`
       SELECT a.*, ARRAY(
         SELECT r.run_id::text FROM runs r WHERE r.thread_id = ${threadId}::uuid AND r.run_id >= ${since}::uuid
           AND (a.run_id IS NULL OR r.run_id < a.run_id)
-      ) AS before
+      ) AS before, (
+        SELECT l.run_id::text FROM runs l WHERE l.thread_id = ${threadId}::uuid ORDER BY l.run_id DESC LIMIT 1
+      ) AS latest
       FROM (SELECT 1) one LEFT JOIN LATERAL (
         SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND status IN ('pending', 'running')
         ORDER BY run_id LIMIT 1
       ) a ON true`);
-    const { before, ...run } = row;
-    return run.run_id ? { active: run as RunRow, before } : { before };
+    const { before, latest, ...run } = row;
+    return { ...(run.run_id ? { active: run as RunRow } : {}), before, ...(latest ? { latest } : {}) };
   }
 
   async activeRuns(threadId: string): Promise<RunRow[]> {

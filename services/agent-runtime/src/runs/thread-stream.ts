@@ -22,6 +22,9 @@ const NEW_RUN_POLL_MS = 250;
  */
 const CREATION_WINDOW_MS = 60_000;
 
+/** Below every run id. */
+const NIL_ID = "00000000-0000-0000-0000-000000000000";
+
 /** The lowest run id (a UUIDv7) made at `ms`: every id made then or later sorts above it. */
 function lowestIdAt(ms: number): string {
   const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");
@@ -112,7 +115,10 @@ export async function* threadEvents(
     const since = lowestIdAt(now - windowMs);
     const start = await runs.streamStart(threadId, since);
     run = start.active;
-    behind = new Behind(run && run.run_id < since ? run.run_id : since, start.before, windowMs, now);
+    // Below `since` only if the runs there are older: a thread whose last run is older than the
+    // window follows every run after it, whatever the clock of the process that creates it.
+    const lowest = run?.run_id ?? start.latest ?? NIL_ID;
+    behind = new Behind(lowest < since ? lowest : since, start.before, windowMs, now);
   }
   let after = run ? resume?.eventId : undefined;
   while (!options.signal?.aborted) {

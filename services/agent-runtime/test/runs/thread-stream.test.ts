@@ -247,6 +247,49 @@ test("a run stored while the stream follows a long run, with an id from before t
   }
 });
 
+test("on a thread whose last run is older than the window, a run with an id from before the stream's window is followed", async () => {
+  const thread = await rt.client.threads.create();
+  const first = await rt.client.runs.create(thread.thread_id, "agent", { input: say("first") });
+  await rt.client.runs.join(thread.thread_id, first.run_id);
+  // The id a process whose clock is behind would give a run created after the stream starts.
+  const behindId = newRunId();
+  await new Promise((resolve) => setTimeout(resolve, 1_200)); // both are older than the window
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 10_000);
+  const done: string[] = [];
+  const deps = { runs: rt.runtime.runRepository, threads: rt.runtime.threadRepository, service: rt.runtime.runs };
+  const options = { modes: ["lifecycle" as const], signal: controller.signal, creationWindowMs: 1_000 };
+  const following = (async () => {
+    for await (const event of threadEvents(deps, thread.thread_id, options)) {
+      if (event.event === "run_done") return done.push(JSON.parse(event.data).run_id);
+    }
+  })();
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the stream has started
+    await rt.runtime.runRepository.insert({
+      runId: behindId,
+      threadId: thread.thread_id,
+      assistantId: first.assistant_id,
+      metadata: {},
+      kwargs: { graph_id: "agent", input: null, config: {}, context: {}, stream_mode: ["values"] },
+      multitaskStrategy: "enqueue",
+      threadMetadata: {},
+      rejectIfBusy: false,
+    });
+    await rt.runtime.runRepository.finish(
+      { runId: behindId, threadId: thread.thread_id, status: "interrupted" },
+      "idle",
+      null,
+    );
+    await rt.runtime.events.end(behindId);
+    await following;
+    expect(done).toEqual([behindId]);
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+});
+
 test("a thread that does not exist answers 404", async () => {
   const response = await fetch(`${rt.url}/threads/${crypto.randomUUID()}/stream`);
   expect(response.status).toBe(404);
