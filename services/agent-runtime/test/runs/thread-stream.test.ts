@@ -45,6 +45,26 @@ async function joinUntil(threadId: string, runs: number, streamMode?: StreamMode
 
 const say = (content: string) => ({ messages: [{ type: "human", content }] });
 
+/**
+ * Stores a run with a given id that ends at once, as a cancelled run does: nothing executes it
+ * here. `threadStatus` is what its end leaves the thread in (busy while another run goes on).
+ */
+async function storeEndedRun(threadId: string, runId: string, assistantId: string, threadStatus: "idle" | "busy") {
+  const runs = rt.runtime.runRepository;
+  await runs.insert({
+    runId,
+    threadId,
+    assistantId,
+    metadata: {},
+    kwargs: { graph_id: "agent", input: null, config: {}, context: {}, stream_mode: ["values"] },
+    multitaskStrategy: "enqueue",
+    threadMetadata: {},
+    rejectIfBusy: false,
+  });
+  await runs.finish({ runId, threadId, status: "interrupted" }, threadStatus, null);
+  await rt.runtime.events.end(runId);
+}
+
 test("run_modes: every run of the thread in turn, runs started after connecting included, each ended by run_done", async () => {
   const thread = await rt.client.threads.create();
   const joined = await joinUntil(thread.thread_id, 2);
@@ -175,23 +195,7 @@ test("a run whose creation commits after that of a run created later is still fo
   for (let i = 0; i < 200 && !done.includes(later.run_id); i += 1)
     await new Promise((resolve) => setTimeout(resolve, 25));
   expect(done).toEqual([later.run_id]);
-  await rt.runtime.runRepository.insert({
-    runId: earlierId,
-    threadId: thread.thread_id,
-    assistantId: later.assistant_id,
-    metadata: {},
-    kwargs: { graph_id: "agent", input: null, config: {}, context: {}, stream_mode: ["values"] },
-    multitaskStrategy: "enqueue",
-    threadMetadata: {},
-    rejectIfBusy: false,
-  });
-  // It ended at once (nothing executes it here), as a cancelled run does.
-  await rt.runtime.runRepository.finish(
-    { runId: earlierId, threadId: thread.thread_id, status: "interrupted" },
-    "idle",
-    null,
-  );
-  await rt.runtime.events.end(earlierId);
+  await storeEndedRun(thread.thread_id, earlierId, later.assistant_id, "idle");
   try {
     await following;
   } finally {
@@ -223,22 +227,7 @@ test("a run stored while the stream follows a long run, with an id from before t
     for (let i = 0; i < 200 && !seen.length; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(seen).toEqual([["metadata", long.run_id]]);
     // The earlier creation reaches the database while the stream follows the long run.
-    await rt.runtime.runRepository.insert({
-      runId: earlierId,
-      threadId: thread.thread_id,
-      assistantId: long.assistant_id,
-      metadata: {},
-      kwargs: { graph_id: "steps", input: null, config: {}, context: {}, stream_mode: ["values"] },
-      multitaskStrategy: "enqueue",
-      threadMetadata: {},
-      rejectIfBusy: false,
-    });
-    await rt.runtime.runRepository.finish(
-      { runId: earlierId, threadId: thread.thread_id, status: "interrupted" },
-      "busy",
-      null,
-    );
-    await rt.runtime.events.end(earlierId);
+    await storeEndedRun(thread.thread_id, earlierId, long.assistant_id, "busy");
     await following;
     expect(seen.filter(([kind]) => kind === "run_done").map(([, runId]) => runId)).toEqual([long.run_id, earlierId]);
   } finally {
@@ -266,22 +255,7 @@ test("on a thread whose last run is older than the window, a run with an id from
   })();
   try {
     await new Promise((resolve) => setTimeout(resolve, 300)); // the stream has started
-    await rt.runtime.runRepository.insert({
-      runId: behindId,
-      threadId: thread.thread_id,
-      assistantId: first.assistant_id,
-      metadata: {},
-      kwargs: { graph_id: "agent", input: null, config: {}, context: {}, stream_mode: ["values"] },
-      multitaskStrategy: "enqueue",
-      threadMetadata: {},
-      rejectIfBusy: false,
-    });
-    await rt.runtime.runRepository.finish(
-      { runId: behindId, threadId: thread.thread_id, status: "interrupted" },
-      "idle",
-      null,
-    );
-    await rt.runtime.events.end(behindId);
+    await storeEndedRun(thread.thread_id, behindId, first.assistant_id, "idle");
     await following;
     expect(done).toEqual([behindId]);
   } finally {
