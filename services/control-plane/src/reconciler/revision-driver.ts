@@ -7,7 +7,7 @@ import type { Deployment as DeploymentRow, Prisma } from "../generated/prisma/cl
 import { transitionRevision, type RevisionRow } from "../revisions/repository";
 import { isTerminal, type RevisionStatus } from "../revisions/status";
 import type { ReconcilerContext } from "./context";
-import { clipLine, RevisionLogWriter } from "./revision-log";
+import { RevisionLogWriter } from "./revision-log";
 import { revisionTarget, targetOf } from "./targets";
 import type { Transitions } from "./transitions";
 
@@ -169,25 +169,18 @@ export class RevisionDriver {
         ? await tx.revision.findUnique({ where: { id: current.activeRevisionId }, select: { id: true, seq: true } })
         : null;
       if (active && active.seq > revision.seq) {
+        const statusMessage = "a newer revision was deployed first";
         const moved = await transitionRevision(
           tx,
           revision.id,
           "DEPLOYING",
           "SKIPPED",
-          { statusMessage: "a newer revision was deployed first" },
-          {
-            kind: log.kind,
-            level: "warn",
-            message: "status DEPLOYING -> SKIPPED: a newer revision was deployed first",
-          },
+          { statusMessage },
+          log.line("warn", `status DEPLOYING -> SKIPPED: ${statusMessage}`),
         );
         return { moved, skipped: true as const };
       }
-      const line = {
-        kind: log.kind,
-        level: "info" as const,
-        message: clipLine(`status DEPLOYING -> DEPLOYED${url ? ` at ${url}` : ""}`),
-      };
+      const line = log.line("info", `status DEPLOYING -> DEPLOYED${url ? ` at ${url}` : ""}`);
       if (!(await transitionRevision(tx, revision.id, "DEPLOYING", "DEPLOYED", { url, statusMessage: null }, line))) {
         return { moved: false as const };
       }

@@ -5,7 +5,7 @@ import type { LogKind, LogLevel, LogLine, RevisionRepository } from "../revision
 /** Longest line kept in a revision log; command output can be arbitrarily long. */
 const MAX_LINE = 4000;
 
-export function clipLine(message: string): string {
+function clipLine(message: string): string {
   return message.length > MAX_LINE ? `${message.slice(0, MAX_LINE)}…` : message;
 }
 
@@ -21,7 +21,7 @@ export class RevisionLogWriter implements RevisionLog {
   constructor(
     private readonly revisions: RevisionRepository,
     private readonly revisionId: string,
-    readonly kind: LogKind,
+    private readonly kind: LogKind,
     private readonly logger: Logger,
   ) {}
 
@@ -33,6 +33,14 @@ export class RevisionLogWriter implements RevisionLog {
   }
   error(message: string): void {
     this.add("error", message);
+  }
+
+  /**
+   * A line of this log for a statement of its own to store (a transition's, with the status it
+   * moves), clipped as the buffered ones are.
+   */
+  line(level: LogLevel, message: string): Omit<LogLine, "timestamp"> {
+    return { kind: this.kind, level, message: clipLine(message) };
   }
 
   private add(level: LogLevel, message: string): void {

@@ -5,7 +5,7 @@ import type { Logger } from "@lgp/server-kit";
 import { DeployerError } from "../deployers/deployer";
 import type { RevisionRepository, RevisionRow, TransitionData } from "../revisions/repository";
 import type { RevisionStatus } from "../revisions/status";
-import { clipLine, type RevisionLogWriter } from "./revision-log";
+import type { RevisionLogWriter } from "./revision-log";
 
 /** The reconciler stops driving a revision when a guarded transition finds it moved by someone else. */
 export class Moved extends Error {}
@@ -32,13 +32,7 @@ export class Transitions {
     // What the step logged is stored first, and the transition's own line in the statement that
     // moves the status: a client that sees the new status finds every line before it in the log.
     await log.flush();
-    if (
-      !(await this.revisions.transition(revision.id, from, to, data, {
-        kind: log.kind,
-        level,
-        message: clipLine(message),
-      }))
-    ) {
+    if (!(await this.revisions.transition(revision.id, from, to, data, log.line(level, message)))) {
       if (!quietIfMoved)
         this.logger.info({ revision_id: revision.id, from, to }, "revision moved by another reconciler");
       throw new Moved();
