@@ -242,13 +242,13 @@ export class RunRepository {
   }
 
   /**
-   * The thread's first run, by id, above `after` (from its first run when absent) that is not in
-   * `except` (the runs a thread stream has already followed or found there when it started).
+   * The thread's first run, by id, above `after` that is not in `except` (the runs a thread stream
+   * has already followed or found there when it started).
    */
-  async nextRun(threadId: string, after: string | undefined, except: string[] = []): Promise<RunRow | undefined> {
-    const above = after ? Prisma.sql`AND run_id > ${after}::uuid` : Prisma.empty;
+  async nextRun(threadId: string, after: string, except: string[]): Promise<RunRow | undefined> {
     const rows = await this.query<RunRow>(Prisma.sql`
-      SELECT * FROM runs WHERE thread_id = ${threadId}::uuid ${above} AND run_id <> ALL(${except}::uuid[])
+      SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND run_id > ${after}::uuid
+        AND run_id <> ALL(${except}::uuid[])
       ORDER BY run_id LIMIT 1`);
     return rows[0];
   }
