@@ -153,6 +153,16 @@ export function serialize(value: unknown): string {
   return JSON.stringify(toWire(value === undefined ? null : value, "", new Set())) ?? "null";
 }
 
+/**
+ * The value as `serialize` would write it (messages as dicts, bigints strings, errors
+ * `{error, message}`), without writing it: where nothing changes it is the value itself, so it
+ * must be stringified before the graph can change it. For code that reshapes a graph's output on
+ * its way to JSON (the protocol's events), one walk instead of `toPlain`'s stringify and parse.
+ */
+export function toWireValue(value: unknown): unknown {
+  return toWire(value === undefined ? null : value, "", new Set());
+}
+
 /** The same, parsed back into plain JSON values (for response bodies and JSONB columns). */
 export function toPlain<T = unknown>(value: unknown): T {
   return JSON.parse(serialize(value)) as T;

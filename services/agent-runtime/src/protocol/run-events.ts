@@ -2,7 +2,7 @@
 // `streamEvents(..., {version: "v3"})` already yields protocol-shaped events; this adds what only
 // the server knows: the root graph's lifecycle (running, then completed, interrupted or failed, from
 // the run's outcome), interrupts as `input.requested` (once each), state in the protocol's shape.
-import { toPlain } from "../common/serde";
+import { toWireValue } from "../common/serde";
 import type { ThreadLog } from "../queue/types";
 import { protocolState } from "./state";
 
@@ -57,8 +57,21 @@ export class ProtocolRunEvents {
    * to the queue, as it did when each append was waited for) or by `written()`.
    */
   private async write(method: string, namespace: string[], data: unknown, node?: string): Promise<void> {
+    this.add(method, namespace, data, node);
+    await this.send();
+  }
+
+  /**
+   * Queues an event at once: its data is written to JSON here, before anything is awaited, since
+   * it may hold the graph's own objects (see `toWireValue`), which a later step may change.
+   */
+  private add(method: string, namespace: string[], data: unknown, node?: string): void {
     if (this.failure) throw this.failure;
     this.queue(method, namespace, data, node);
+  }
+
+  /** Sends what is queued; waits for the log when too much is pending. */
+  private async send(): Promise<void> {
     this.flush();
     if (this.pending.length >= BACKLOG) await this.flushing;
   }
@@ -110,20 +123,22 @@ export class ProtocolRunEvents {
       case "lifecycle":
         // The root's lifecycle follows the run (see `end`); LangGraph's says `completed` even when
         // the graph stopped at an interrupt.
-        if (namespace.length) await this.write("lifecycle", namespace, toPlain(event.params.data));
+        if (namespace.length) await this.write("lifecycle", namespace, toWireValue(event.params.data));
         return;
       case "values": {
-        const values = toPlain(event.params.data);
-        await this.requestInput(namespace, values);
+        const values = toWireValue(event.params.data);
+        this.requestInput(namespace, values);
         const state = protocolState(values);
-        if (isRecord(state) && !Object.keys(state).length) return;
-        await this.write("values", namespace, state);
-        return;
+        if (!isRecord(state) || Object.keys(state).length) this.add("values", namespace, state);
+        return this.send();
       }
       case "updates": {
         const { node, values } = (event.params.data ?? {}) as { node?: string; values?: unknown };
-        if (node === "__interrupt__") return this.requestInput(namespace, toPlain(values));
-        const plain = toPlain(values);
+        if (node === "__interrupt__") {
+          this.requestInput(namespace, toWireValue(values));
+          return this.send();
+        }
+        const plain = toWireValue(values);
         await this.write("updates", namespace, protocolState(isRecord(plain) ? plain : { value: plain }), node);
         return;
       }
@@ -132,20 +147,21 @@ export class ProtocolRunEvents {
       case "custom":
       case "checkpoints":
       case "tasks":
-        await this.write(method, namespace, toPlain(event.params.data));
+        await this.write(method, namespace, toWireValue(event.params.data));
         return;
       default:
         // A graph's own stream channel, `custom:<name>`; nothing else (debug) is part of the protocol.
         if (method.startsWith("custom:") && method.length > 7)
-          await this.write("custom", namespace, { name: method.slice(7), payload: toPlain(event.params.data) });
+          await this.write("custom", namespace, { name: method.slice(7), payload: toWireValue(event.params.data) });
     }
   }
 
-  private async requestInput(namespace: string[], value: unknown): Promise<void> {
+  /** Queues an `input.requested` for each interrupt not asked for yet. */
+  private requestInput(namespace: string[], value: unknown): void {
     for (const request of inputRequests(value)) {
       if (this.requested.has(request.interrupt_id)) continue;
       this.requested.add(request.interrupt_id);
-      await this.write("input.requested", namespace, request);
+      this.add("input.requested", namespace, request);
     }
   }
 
