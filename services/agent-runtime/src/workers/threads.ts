@@ -4,6 +4,9 @@
 // event logs (filled from the threads' messages, in order), the queue, the control bus and the
 // run-finished hooks. A thread that dies is replaced; its runs are left `running`, and the run
 // sweep hands them back to resume from their last checkpoint, as after a worker process's death.
+// A thread that dies again soon after it started is replaced later each time (a graph that ends
+// its thread on every run would otherwise keep the process reloading graphs); meanwhile its jobs
+// wait for it rather than run on the main thread, where such a graph would end the whole process.
 import type { Worker } from "node:worker_threads";
 import path from "node:path";
 import type { Logger } from "@lgp/server-kit";
@@ -14,6 +17,16 @@ import type { FromThread, ThreadSettings, ToThread } from "./messages";
 
 /** How long a thread has to close its connections once its jobs have ended. */
 const CLOSE_MS = 10_000;
+/** A thread that dies sooner than this after it started counts as dying again soon. */
+const SHORT_LIFE_MS = 60_000;
+/** The wait before replacing a thread that died again soon: doubled each time, up to the most. */
+const RESPAWN_FIRST_DELAY_MS = 1_000;
+const RESPAWN_MAX_DELAY_MS = 30_000;
+
+/** How long to wait before replacing a thread, its slot having died `deaths` times in a row soon after starting. */
+export function respawnDelayMs(deaths: number): number {
+  return deaths <= 1 ? 0 : Math.min(RESPAWN_MAX_DELAY_MS, RESPAWN_FIRST_DELAY_MS * 2 ** (deaths - 2));
+}
 
 interface Pending {
   job: RunJob;
@@ -29,6 +42,10 @@ interface RunThread {
   started: boolean;
   /** Whether it could not start: its jobs execute on the main thread. */
   failed: boolean;
+  /** When it said it was ready. */
+  readyAt?: number;
+  /** Whether it exited after starting: its replacement may be waiting (see respawnDelayMs). */
+  dead: boolean;
   /** Settles when the thread has exited. */
   exited: Promise<void>;
   /** Jobs sent to it, by id. */
@@ -59,6 +76,12 @@ export class RunThreads {
   /** Runs whose job waits for its thread to start (held all the same: see activeRunIds). */
   private readonly waiting = new Set<string>();
   private closing = false;
+  /** Deaths soon after starting in a row, by slot. */
+  private readonly shortLives: number[] = [];
+  /** Replacements waiting for their delay. */
+  private readonly respawns = new Set<NodeJS.Timeout>();
+  /** Jobs waiting for a thread to be replaced (every thread being dead). */
+  private replaced: (() => void)[] = [];
 
   constructor(
     private readonly settings: Omit<ThreadSettings, "index">,
@@ -82,6 +105,7 @@ export class RunThreads {
       pending,
       started: false,
       failed: false,
+      dead: false,
       load: 0,
       ready: new Promise<void>((resolve, reject) => (ready = { resolve, reject })),
       exited: new Promise<void>((resolve) => (exited = resolve)),
@@ -110,9 +134,30 @@ export class RunThreads {
         job.resolve("done");
       }
       pending.clear();
+      // One that never started is not started again (its jobs execute on the main thread).
       if (this.closing || !thread.started) return;
-      this.deps.logger.error({ thread: index, code }, "run thread exited; starting another");
-      this.threads[this.threads.indexOf(thread)] = this.spawn(index);
+      thread.dead = true;
+      const lived = Date.now() - (thread.readyAt ?? Date.now());
+      const deaths = lived < SHORT_LIFE_MS ? (this.shortLives[index] ?? 0) + 1 : 1;
+      this.shortLives[index] = deaths;
+      const inMs = respawnDelayMs(deaths);
+      this.deps.logger.error(
+        { thread: index, code, inMs },
+        inMs
+          ? "run thread exited again soon after it started; starting another later"
+          : "run thread exited; starting another",
+      );
+      const replace = () => {
+        if (this.closing) return;
+        this.threads[this.threads.indexOf(thread)] = this.spawn(index);
+        for (const wake of this.replaced.splice(0)) wake();
+      };
+      if (!inMs) return replace();
+      const timer = setTimeout(() => {
+        this.respawns.delete(timer);
+        replace();
+      }, inMs);
+      this.respawns.add(timer);
     });
     return thread;
   }
@@ -153,6 +198,7 @@ export class RunThreads {
       }
       case "ready":
         thread.started = true;
+        thread.readyAt = Date.now();
         ready.resolve();
         break;
       case "start-failed":
@@ -167,9 +213,14 @@ export class RunThreads {
 
   /** The queue's job handler: the job goes to the thread with the fewest jobs. */
   readonly handle: JobHandler = async (job, { attempt, signal }) => {
-    let thread: RunThread | undefined;
-    for (const candidate of this.threads)
-      if (!candidate.failed && (!thread || candidate.load < thread.load)) thread = candidate;
+    let thread = this.leastLoaded();
+    // Every thread died and waits to be replaced: the job waits too (see the top of this file).
+    while (!thread && !this.closing && this.threads.some((candidate) => candidate.dead)) {
+      await new Promise<void>((resolve) => this.replaced.push(resolve));
+      thread = this.leastLoaded();
+    }
+    // Closing: the run is left for the sweep, as a dying thread leaves its runs.
+    if (!thread && this.closing) return "done";
     if (!thread) return this.deps.fallback(job, { attempt, signal });
     const chosen = thread;
     chosen.load += 1;
@@ -193,6 +244,14 @@ export class RunThreads {
     }
   };
 
+  /** The live thread with the fewest jobs (none when every thread failed to start or died). */
+  private leastLoaded(): RunThread | undefined {
+    let thread: RunThread | undefined;
+    for (const candidate of this.threads)
+      if (!candidate.failed && !candidate.dead && (!thread || candidate.load < thread.load)) thread = candidate;
+    return thread;
+  }
+
   /** Runs the threads are executing (the run sweep leaves them alone). */
   activeRunIds(): Set<string> {
     const ids = new Set<string>(this.waiting);
@@ -203,6 +262,9 @@ export class RunThreads {
   /** Ends the threads; call once the queue has let their jobs end. */
   async close(): Promise<void> {
     this.closing = true;
+    for (const timer of this.respawns) clearTimeout(timer);
+    this.respawns.clear();
+    for (const wake of this.replaced.splice(0)) wake();
     await Promise.all(
       this.threads.map(async ({ worker, exited }) => {
         worker.postMessage({ kind: "close" } satisfies ToThread); // nothing happens if it has exited
