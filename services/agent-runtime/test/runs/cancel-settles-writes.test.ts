@@ -30,7 +30,9 @@ test("a run cancelled while storing a checkpoint ends once it is stored, with it
   const holder = new pg.Client({ connectionString: rt.database.url });
   await holder.connect();
   try {
-    const run = await rt.client.runs.create(thread.thread_id, "steps", { input: {}, context: { delay_ms: 200 } });
+    // Steps of a second: the step after the save that waits cannot end (and queue a save of its
+    // own) before the cancel reaches the run, even on a loaded machine.
+    const run = await rt.client.runs.create(thread.thread_id, "steps", { input: {}, context: { delay_ms: 1000 } });
     // Once the run has started (its input and first step's checkpoints are stored), checkpoints
     // can be read but not written: the save after a step waits.
     const stored = async () =>
