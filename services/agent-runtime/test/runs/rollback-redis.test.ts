@@ -35,13 +35,16 @@ async function watchUntilGone(threadId: string, runId: string, timeoutMs = 10_00
 
 // Milliseconds between creating the run and cancelling it: from "not yet taken" to "mid-step".
 const DELAYS = [0, 0, 5, 10, 20, 40, 80, 150, 250, 400];
+// Each step's pause: the run lasts about 900 ms, so even the last cancel reaches it mid-run on a
+// loaded machine (with 150 ms steps the run could end first, and rightly stay).
+const STEP_MS = 300;
 
 test.each(DELAYS.map((delay, index) => [index, delay]))(
   "rollback #%i, %i ms after the run was created: run and checkpoints deleted, thread restored",
   async (_index, delay) => {
     const thread = await rt.client.threads.create();
     await rt.client.runs.wait(thread.thread_id, "steps", { input: {} });
-    const run = await rt.client.runs.create(thread.thread_id, "steps", { input: {}, context: { delay_ms: 150 } });
+    const run = await rt.client.runs.create(thread.thread_id, "steps", { input: {}, context: { delay_ms: STEP_MS } });
     await sleep(delay);
     await rt.client.runs.cancel(thread.thread_id, run.run_id, true, "rollback");
 
@@ -65,7 +68,7 @@ test.each(DELAYS.map((delay, index) => [index, delay]))(
   async (_index, delay) => {
     const thread = await rt.client.threads.create();
     await rt.client.runs.wait(thread.thread_id, "steps", { input: {} });
-    const first = await rt.client.runs.create(thread.thread_id, "steps", { input: {}, context: { delay_ms: 150 } });
+    const first = await rt.client.runs.create(thread.thread_id, "steps", { input: {}, context: { delay_ms: STEP_MS } });
     await sleep(delay);
     const watching = watchUntilGone(thread.thread_id, first.run_id);
     const second = await rt.client.runs.create(thread.thread_id, "steps", {
