@@ -214,10 +214,18 @@ export class RunThreads {
   /** The queue's job handler: the job goes to the thread with the fewest jobs. */
   readonly handle: JobHandler = async (job, { attempt, signal }) => {
     let thread = this.leastLoaded();
-    // Every thread died and waits to be replaced: the job waits too (see the top of this file).
-    while (!thread && !this.closing && this.threads.some((candidate) => candidate.dead)) {
-      await new Promise<void>((resolve) => this.replaced.push(resolve));
-      thread = this.leastLoaded();
+    if (!thread && !this.closing && this.threads.some((candidate) => candidate.dead)) {
+      // Every thread died and waits to be replaced: the job waits too (see the top of this file),
+      // its run held meanwhile (the sweep would hand a claimed run back: a second job).
+      this.waiting.add(job.runId);
+      try {
+        do {
+          await new Promise<void>((resolve) => this.replaced.push(resolve));
+          thread = this.leastLoaded();
+        } while (!thread && !this.closing && this.threads.some((candidate) => candidate.dead));
+      } finally {
+        this.waiting.delete(job.runId);
+      }
     }
     // Closing: the run is left for the sweep, as a dying thread leaves its runs.
     if (!thread && this.closing) return "done";

@@ -12,9 +12,9 @@ beforeAll(async () => {
     LANGGRAPH_JSON: path.join(__dirname, "fixtures/langgraph.json"),
     WORKER_THREADS: "1",
     WORKERS: "2",
-    // A run its dead thread held is handed back about two seconds on, three attempts at most.
+    // A run its dead thread held is handed back about two seconds on, four attempts at most.
     RUN_LOCK_MS: "1000",
-    RUN_MAX_ATTEMPTS: "3",
+    RUN_MAX_ATTEMPTS: "4",
   });
 }, 90_000);
 afterAll(async () => {
@@ -45,19 +45,25 @@ test("a thread that keeps dying is replaced later each time, and no run moves to
   const deadly = await client.threads.create();
   const run = await client.runs.create(deadly.thread_id, "deadly", { input: {} });
 
-  // Each attempt ends the thread that runs it: replaced at once, then after 1 s, then after 2 s.
+  // Each attempt ends the thread that runs it: replaced at once, then after 1 s, 2 s, 4 s.
+  const thread = await client.threads.create();
+  await waitFor("four replacements", () => (respawns().length >= 4 ? true : undefined));
+  // A run created while the last replacement waits (its creation claimed it) waits for it, held
+  // all along: the run sweep (every second here) does not hand it back as if no worker had it.
+  const waiting = await client.runs.create(thread.thread_id, "where", { input: {} });
+  expect(respawns().map((line) => line.inMs)).toEqual([0, 1000, 2000, 4000]);
+  expect(respawns()[1].msg).toBe("run thread exited again soon after it started; starting another later");
   const status = await waitFor("the deadly run's end", async () => {
     const { status } = await client.runs.get(deadly.thread_id, run.run_id);
     return status === "pending" || status === "running" ? undefined : status;
   });
   expect(status).toBe("error");
-  await waitFor("three replacements", () => (respawns().length >= 3 ? true : undefined));
-  expect(respawns().map((line) => line.inMs)).toEqual([0, 1000, 2000]);
-  expect(respawns()[1].msg).toBe("run thread exited again soon after it started; starting another later");
 
-  // The process lived through it (no attempt ran on its main thread), and its thread takes runs again.
-  expect(runtime.child.exitCode).toBeNull();
-  const thread = await client.threads.create();
-  const values = (await client.runs.wait(thread.thread_id, "where", { input: {} })) as { thread: number };
+  await client.runs.join(thread.thread_id, waiting.run_id);
+  const values = (await client.threads.getState<{ thread: number }>(thread.thread_id)).values;
   expect(values.thread).toBeGreaterThan(0);
+  expect(runtime.output.join("")).not.toContain(`"runId":"${waiting.run_id}"`);
+
+  // The process lived through it all: no attempt ran on its main thread.
+  expect(runtime.child.exitCode).toBeNull();
 }, 90_000);
