@@ -71,6 +71,11 @@ beforeAll(async () => {
   database = await createEmptyDatabase("plans");
   await migrate(database.url, path.join(REPO_ROOT, "prisma/agent-runtime/migrations"));
   pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  // The plans are judged on the statistics of the test's own ANALYZE, taken once every row is in.
+  // An autovacuum ANALYZE started between the inserts could finish after it, with statistics that
+  // miss rows: the likely cause of one CI run where both creations read the thread's 300 finished
+  // runs (not reproduced by hand).
+  for (const table of ["runs", "threads"]) await pool.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
   explainer = new pg.Client({ connectionString: database.url });
   await explainer.connect();
   await explainer.query("SET enable_seqscan = off");
