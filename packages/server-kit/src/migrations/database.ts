@@ -25,8 +25,11 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
   }
 }
 
-/** Drops a database, ending its other sessions first. */
-export async function dropDatabase(databaseUrl: string): Promise<void> {
+/**
+ * Drops a database, ending its other sessions first. With `closingMs`, sessions already closing are
+ * given up to that long to go on their own before the rest are ended.
+ */
+export async function dropDatabase(databaseUrl: string, options: { closingMs?: number } = {}): Promise<void> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
   const admin = new URL(databaseUrl);
@@ -34,6 +37,15 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
   const client = new Client({ connectionString: admin.toString() });
   await client.connect();
   try {
+    const until = Date.now() + (options.closingMs ?? 0);
+    while (Date.now() < until) {
+      const { rows } = await client.query<{ open: number }>(
+        "SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1",
+        [name],
+      );
+      if (rows[0].open === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`);
   } finally {
     await client.end();

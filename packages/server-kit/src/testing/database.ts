@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { Client } from "pg";
 import { dropDatabase, ensureDatabase } from "../migrations/database";
 import { migrate } from "../migrations/applier";
 
@@ -28,37 +27,10 @@ export async function createEmptyDatabase(prefix = "test"): Promise<TestDatabase
   const url = new URL(testServerUrl());
   url.pathname = `/${name}`;
   await ensureDatabase(url.toString());
-  return { url: url.toString(), name, drop: () => dropWhenClosed(url.toString(), name) };
-}
-
-/** How long a drop waits for the test's own connections to close before it cuts them. */
-const CLOSING_MS = 1_000;
-
-/**
- * Drops a test's database once the connections it ended are gone, or after CLOSING_MS. A pool's
- * `end()` resolves before its sockets have closed: a drop that cut them at once made a closing
- * client report the server's "terminating connection" to a pool the test had no error listener
- * on, which failed the whole test file.
- */
-async function dropWhenClosed(url: string, name: string): Promise<void> {
-  const admin = new URL(url);
-  admin.pathname = "/postgres";
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const until = Date.now() + CLOSING_MS;
-    while (Date.now() < until) {
-      const { rows } = await client.query<{ open: number }>(
-        "SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1",
-        [name],
-      );
-      if (rows[0].open === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  } finally {
-    await client.end();
-  }
-  await dropDatabase(url);
+  // A pool's `end()` resolves before its sockets have closed: a drop that cut them at once made a
+  // closing client report the server's "terminating connection" to a pool the test had no error
+  // listener on, which failed the whole test file. So the test's connections get a second to go.
+  return { url: url.toString(), name, drop: () => dropDatabase(url.toString(), { closingMs: 1_000 }) };
 }
 
 /**

@@ -150,7 +150,7 @@ function toWire(value: unknown, key: string, ancestors: Set<object>, jsonDone = 
 
 /** Serialises any graph output to a JSON string, messages as dicts. */
 export function serialize(value: unknown): string {
-  return JSON.stringify(toWire(value === undefined ? null : value, "", new Set())) ?? "null";
+  return JSON.stringify(toWireValue(value)) ?? "null";
 }
 
 /**

@@ -214,15 +214,15 @@ export class RunThreads {
   /** The queue's job handler: the job goes to the thread with the fewest jobs. */
   readonly handle: JobHandler = async (job, { attempt, signal }) => {
     let thread = this.leastLoaded();
-    if (!thread && !this.closing && this.threads.some((candidate) => candidate.dead)) {
+    if (!thread && this.replacing()) {
       // Every thread died and waits to be replaced: the job waits too (see the top of this file),
       // its run held meanwhile (the sweep would hand a claimed run back: a second job).
       this.waiting.add(job.runId);
       try {
-        do {
+        while (!thread && this.replacing()) {
           await new Promise<void>((resolve) => this.replaced.push(resolve));
           thread = this.leastLoaded();
-        } while (!thread && !this.closing && this.threads.some((candidate) => candidate.dead));
+        }
       } finally {
         this.waiting.delete(job.runId);
       }
@@ -251,6 +251,11 @@ export class RunThreads {
       chosen.load -= 1;
     }
   };
+
+  /** Whether a thread that died waits for its replacement (none comes once closing). */
+  private replacing(): boolean {
+    return !this.closing && this.threads.some((candidate) => candidate.dead);
+  }
 
   /** The live thread with the fewest jobs (none when every thread failed to start or died). */
   private leastLoaded(): RunThread | undefined {
