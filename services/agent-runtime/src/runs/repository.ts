@@ -141,6 +141,18 @@ function claimedFrom(run: RunRow, columns: ClaimedColumns): Claimed {
 }
 
 /**
+ * No pending or running run of the thread (`and`: none of those that also match it). Asked as
+ * "the first one by id is null", not `NOT EXISTS`: the partial index of active runs answers that in
+ * order, the index of all the thread's runs only by reading them all and sorting, so the planner
+ * takes the partial one even on statistics that make it look as big (taken while most runs were
+ * waiting). As `NOT EXISTS` it took either, and then read the thread's whole history.
+ */
+function noActiveRun(threadId: Prisma.Sql, and: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`(SELECT o.run_id FROM runs o WHERE o.thread_id = ${threadId} AND o.status IN ('pending', 'running') ${and}
+    ORDER BY o.run_id LIMIT 1) IS NULL`;
+}
+
+/**
  * Runs are on every request's hot path, so their statements go straight to a `pg` pool (the
  * checkpointer's), built with Prisma's SQL template (parameters numbered $1...).
  */
@@ -165,9 +177,7 @@ export class RunRepository {
    * instead, claimed as `claim()` would claim it and with what a claim reads: one statement fewer.
    */
   async insert(run: NewRun): Promise<InsertOutcome> {
-    const guard = run.rejectIfBusy
-      ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running'))`
-      : Prisma.empty;
+    const guard = run.rejectIfBusy ? Prisma.sql`AND ${noActiveRun(Prisma.sql`${run.threadId}::uuid`)}` : Prisma.empty;
     const config = run.threadConfig;
     // On the right of SET, `status` and `config` are the thread's values before this update.
     const threadConfig = config
@@ -188,8 +198,7 @@ export class RunRepository {
           lock: Prisma.sql`FROM (SELECT status AS was_status, xmin AS was_xmin FROM threads WHERE thread_id = ${run.threadId}::uuid FOR UPDATE) was`,
           free: Prisma.sql`was.was_status <> 'busy'
             AND was.was_xmin = (SELECT xmin FROM threads WHERE thread_id = ${run.threadId}::uuid)
-            AND NOT EXISTS (
-            SELECT 1 FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running'))`,
+            AND ${noActiveRun(Prisma.sql`${run.threadId}::uuid`)}`,
           read: Prisma.sql`, t.metadata AS thread_metadata, ${CHECKPOINT_COLUMNS}
             FROM r CROSS JOIN t LEFT JOIN LATERAL (${Prisma.raw(this.checkpoints.latestCheckpointSql("t.thread_id::text"))}) ck ON t.free`,
         }
@@ -296,9 +305,10 @@ export class RunRepository {
         FROM threads t
         WHERE r.run_id = ${runId}::uuid AND r.status IN ${statuses} AND t.thread_id = r.thread_id
           AND r.created_at + make_interval(secs => COALESCE((r.kwargs->>'after_seconds')::float8, 0)) <= now()
-          AND NOT EXISTS (
-            SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.run_id <> r.run_id
-              AND (o.status = 'running' OR (o.status = 'pending' AND o.run_id < r.run_id)))
+          AND ${noActiveRun(
+            Prisma.sql`r.thread_id`,
+            Prisma.sql`AND o.run_id <> r.run_id AND (o.status = 'running' OR o.run_id < r.run_id)`,
+          )}
         RETURNING r.*, t.metadata AS thread_metadata
       )
       SELECT c.*, ${CHECKPOINT_COLUMNS} FROM c LEFT JOIN LATERAL (${latest}) ck ON true`)
