@@ -143,7 +143,11 @@ export class StreamMultiplexer {
         this.reading = false;
       }
       for (const [key, entries] of result ?? []) {
+        const from = ids[keys.indexOf(key)];
         for (const subscriber of [...(this.keys.get(key) ?? [])]) {
+          // One that joined during the read, behind where it started, would get the entries after
+          // that start but not its own before them: it waits for the next read, which starts from it.
+          if (compareIds(subscriber.last, from) < 0) continue;
           const fresh = entries.filter(([id]) => compareIds(id, subscriber.last) > 0);
           if (!fresh.length) continue;
           subscriber.last = fresh[fresh.length - 1][0];

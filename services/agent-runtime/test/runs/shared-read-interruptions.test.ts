@@ -1,7 +1,8 @@
 // The shared XREAD of a process's run readers takes a newly followed stream without interrupting
 // the read under way when that read returns by itself soon (under load, another stream's entry
 // ends it): one command and one cut-short read fewer per streamed run. A stream followed on a quiet
-// connection still comes at once, not after the read's full block.
+// connection still comes at once, not after the read's full block. A reader that joins a stream
+// already followed, behind the others, still gets every entry after its own position, in order.
 import { Redis } from "ioredis";
 import { StreamMultiplexer, type StreamEntry } from "../../src/queue/redis-stream-reader";
 import { startPrivateRedis, type PrivateRedis } from "../support/redis-server";
@@ -81,4 +82,25 @@ test("a stream followed while the read under way has nothing to return interrupt
   expect((await redis.calls(UNBLOCKS)) - before).toBe(1);
   idle.stop();
   lone.stop();
+});
+
+test("a second reader of a stream, behind the first, gets every entry after its own position, in order, though it joined during a read that started further on", async () => {
+  const texts = (entries: StreamEntry[]) => entries.map(([, fields]) => fields[1]);
+  const first: string[] = [];
+  const second: string[] = [];
+  await writer.xadd("shared", "1-1", "v", "one");
+  const stopFirst = streams.subscribe("shared", "0-0", (entries) => first.push(...texts(entries)));
+  // The first reader has "one": the shared read under way waits for what comes after it.
+  await readerBlocked();
+  expect(first).toEqual(["one"]);
+  // A reader from the stream's start (a client that reconnects without a position) joins, and an
+  // entry ends the read under way before the wait for an interruption is over.
+  const stopSecond = streams.subscribe("shared", "0-0", (entries) => second.push(...texts(entries)));
+  await writer.xadd("shared", "1-2", "v", "two");
+  for (let tries = 0; tries < 200 && (second.length < 2 || first.length < 2); tries++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(second).toEqual(["one", "two"]);
+  expect(first).toEqual(["one", "two"]);
+  stopFirst();
+  stopSecond();
 });
