@@ -284,9 +284,21 @@ export class RunRepository {
     return { ...(run.run_id ? { active: run as RunRow } : {}), before, ...(latest ? { latest } : {}) };
   }
 
+  /**
+   * The thread's active runs, in id order, walked one at a time (the first active one after the
+   * last found): each step is the ordered `LIMIT 1` that only the partial index answers, so it is
+   * taken on any statistics (see `noActiveRun`). As one `ORDER BY run_id`, skewed statistics made
+   * it read the thread's whole history.
+   */
   async activeRuns(threadId: string): Promise<RunRow[]> {
+    const active = Prisma.sql`SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND status IN ('pending', 'running')`;
     return this.query<RunRow>(Prisma.sql`
-      SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND status IN ('pending', 'running') ORDER BY run_id`);
+      WITH RECURSIVE active AS (
+        (${active} ORDER BY run_id LIMIT 1)
+        UNION ALL
+        SELECT n.* FROM active a CROSS JOIN LATERAL (${active} AND run_id > a.run_id ORDER BY run_id LIMIT 1) n
+      )
+      SELECT * FROM active ORDER BY run_id`);
   }
 
   /**

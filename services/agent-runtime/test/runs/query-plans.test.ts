@@ -184,4 +184,15 @@ test("a thread's finished runs stay unread when the statistics were taken while 
   await pool.query(`UPDATE runs SET status = 'success' WHERE thread_id = $1`, [threadId]);
 
   expect(readingMore(await plansOf(threadId, assistantId))).toEqual([]);
+
+  // Listing the thread's active runs (to cancel them: the interrupt and rollback strategies, the
+  // cancel endpoint) reads those only, too.
+  await addRuns(threadId, assistantId, 2, "pending");
+  plans.length = 0;
+  const runs = new RunRepository(
+    explainingPool(),
+    new RuntimeCheckpointer(pool, undefined, { schema: CHECKPOINT_SCHEMA }),
+  );
+  expect((await runs.activeRuns(threadId)).map((run) => run.status)).toEqual(["pending", "pending"]);
+  expect(readingMore(plans)).toEqual([]);
 });
