@@ -141,15 +141,25 @@ function claimedFrom(run: RunRow, columns: ClaimedColumns): Claimed {
 }
 
 /**
- * No pending or running run of the thread (`and`: none of those that also match it). Asked as
- * "the first one by id is null", not `NOT EXISTS`: the partial index of active runs answers that in
- * order, the index of all the thread's runs only by reading them all and sorting, so the planner
- * takes the partial one even on statistics that make it look as big (taken while most runs were
- * waiting). As `NOT EXISTS` it took either, and then read the thread's whole history.
+ * The thread's first pending or running run by id (`and`: of those that also match it; `columns`
+ * of `runs o`). Every lookup of a thread's active runs takes this ordered `LIMIT 1` form: the
+ * partial index of active runs answers it in order, the index of all the thread's runs only by
+ * reading them all and sorting, so the planner takes the partial one even on statistics that make
+ * it look as big (taken while most runs were waiting). As `NOT EXISTS`, or one `ORDER BY` of them
+ * all, it took either, and then read the thread's whole history.
  */
+function firstActiveRun(
+  threadId: Prisma.Sql,
+  and: Prisma.Sql = Prisma.empty,
+  columns = Prisma.sql`o.run_id`,
+): Prisma.Sql {
+  return Prisma.sql`SELECT ${columns} FROM runs o WHERE o.thread_id = ${threadId} AND o.status IN ('pending', 'running') ${and}
+    ORDER BY o.run_id LIMIT 1`;
+}
+
+/** No pending or running run of the thread (that also matches `and`). */
 function noActiveRun(threadId: Prisma.Sql, and: Prisma.Sql = Prisma.empty): Prisma.Sql {
-  return Prisma.sql`(SELECT o.run_id FROM runs o WHERE o.thread_id = ${threadId} AND o.status IN ('pending', 'running') ${and}
-    ORDER BY o.run_id LIMIT 1) IS NULL`;
+  return Prisma.sql`(${firstActiveRun(threadId, and)}) IS NULL`;
 }
 
 /**
@@ -277,8 +287,7 @@ export class RunRepository {
         SELECT l.run_id::text FROM runs l WHERE l.thread_id = ${threadId}::uuid ORDER BY l.run_id DESC LIMIT 1
       ) AS latest
       FROM (SELECT 1) one LEFT JOIN LATERAL (
-        SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND status IN ('pending', 'running')
-        ORDER BY run_id LIMIT 1
+        ${firstActiveRun(Prisma.sql`${threadId}::uuid`, Prisma.empty, Prisma.sql`o.*`)}
       ) a ON true`);
     const { before, latest, ...run } = row;
     return { ...(run.run_id ? { active: run as RunRow } : {}), before, ...(latest ? { latest } : {}) };
@@ -286,17 +295,16 @@ export class RunRepository {
 
   /**
    * The thread's active runs, in id order, walked one at a time (the first active one after the
-   * last found): each step is the ordered `LIMIT 1` that only the partial index answers, so it is
-   * taken on any statistics (see `noActiveRun`). As one `ORDER BY run_id`, skewed statistics made
-   * it read the thread's whole history.
+   * last found), so each step is `firstActiveRun`'s ordered lookup.
    */
   async activeRuns(threadId: string): Promise<RunRow[]> {
-    const active = Prisma.sql`SELECT * FROM runs WHERE thread_id = ${threadId}::uuid AND status IN ('pending', 'running')`;
+    const thread = Prisma.sql`${threadId}::uuid`;
+    const row = Prisma.sql`o.*`;
     return this.query<RunRow>(Prisma.sql`
       WITH RECURSIVE active AS (
-        (${active} ORDER BY run_id LIMIT 1)
+        (${firstActiveRun(thread, Prisma.empty, row)})
         UNION ALL
-        SELECT n.* FROM active a CROSS JOIN LATERAL (${active} AND run_id > a.run_id ORDER BY run_id LIMIT 1) n
+        SELECT n.* FROM active a CROSS JOIN LATERAL (${firstActiveRun(thread, Prisma.sql`AND o.run_id > a.run_id`, row)}) n
       )
       SELECT * FROM active ORDER BY run_id`);
   }
@@ -353,8 +361,7 @@ export class RunRepository {
       : Prisma.sql`UPDATE runs SET status = ${run.status}, updated_at = now() WHERE run_id = ${run.runId}::uuid RETURNING run_id`;
     const rows = await this.query<{ run_id: string | null }>(Prisma.sql`
       WITH r AS (${ending}), nxt AS (
-        SELECT run_id FROM runs WHERE thread_id = ${run.threadId}::uuid AND status IN ('pending', 'running')
-          AND run_id <> ${run.runId}::uuid ORDER BY run_id LIMIT 1
+        ${firstActiveRun(Prisma.sql`${run.threadId}::uuid`, Prisma.sql`AND o.run_id <> ${run.runId}::uuid`)}
       ), t AS (
         UPDATE threads SET ${threadUpdate}
           status = CASE WHEN EXISTS (SELECT 1 FROM nxt) THEN 'busy' ELSE ${threadStatus} END, updated_at = now()
