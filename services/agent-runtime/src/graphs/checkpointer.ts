@@ -3,6 +3,7 @@ import { INTERRUPT, WRITES_IDX_MAP, type SerializerProtocol } from "@langchain/l
 import type { RunnableConfig } from "@langchain/core/runnables";
 import pg from "pg";
 import { prepared } from "../common/prepared";
+import { Prisma } from "../generated/prisma/client";
 import { WriteStash, type WriteBatch, type WriteRow } from "./write-stash";
 
 type PutArgs = Parameters<PostgresSaver["put"]>;
@@ -17,6 +18,20 @@ const isPlain = (value: unknown): boolean => value === null || ["string", "numbe
 
 const bytes = (value: Uint8Array | undefined): Buffer | null =>
   value ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null;
+
+/** A checkpoint's statement held back, and the task writes it carries (settled already). */
+interface Held {
+  ctes: Prisma.Sql;
+  writes: WriteBatch | undefined;
+  /** Stores it alone after this turn of the event loop, if nothing took it by then. */
+  timer?: NodeJS.Immediate;
+}
+
+/** A statement of `WITH` parts alone. */
+const statementOf = (ctes: Prisma.Sql): pg.QueryConfig => {
+  const sql = Prisma.sql`WITH ${ctes} SELECT 1`;
+  return prepared(sql.text, sql.values as unknown[]);
+};
 
 /** Task writes as the five arrays a statement unnests: task id, index, channel, type, blob. */
 const writeColumns = (rows: WriteRow[]) => [
@@ -90,7 +105,9 @@ const rowsOfBytes = <T extends Blob[]>(rows: T[] | null): T[] | null =>
  *   the next step's: one statement per step instead of two (see WriteStash);
  * - channel versions are unique to a branch (see getNextVersion);
  * - a run's first read of its thread's latest checkpoint can come from the statement that
- *   claimed the run (see prefetch).
+ *   claimed the run (see prefetch);
+ * - a run's last checkpoint can be stored by the statement that ends the run (see
+ *   holdCheckpoints).
  */
 export class RuntimeCheckpointer extends PostgresSaver {
   private readonly tables: { checkpoints: string; blobs: string; writes: string };
@@ -184,6 +201,90 @@ export class RuntimeCheckpointer extends PostgresSaver {
     };
   }
 
+  /** Runs whose latest root checkpoint is held back (holdCheckpoints), and that checkpoint. */
+  private readonly holding = new Set<string>();
+  private readonly held = new Map<string, Held>();
+
+  /**
+   * From now on, the run's latest root checkpoint is held back, for at most this turn of the event
+   * loop (as task writes wait in WriteStash), to be stored by the statement that follows it: the
+   * run's end carries its last checkpoint (takeHeld), a round trip fewer per run; a checkpoint
+   * still held when the next one comes is stored by that save, first. The save resolves at once,
+   * as if stored; LangGraph does not wait for it either (its default `async` durability). Not for
+   * `durability: "sync"`, which waits for each checkpoint to be stored.
+   */
+  holdCheckpoints(runId: string): void {
+    this.holding.add(runId);
+  }
+
+  /** The run's graph is done: no more checkpoints of it are held back (the held one stays). */
+  stopHolding(runId: string): void {
+    this.holding.delete(runId);
+  }
+
+  private async hold(runId: string, entry: Held): Promise<void> {
+    const previous = this.held.get(runId);
+    this.held.set(runId, entry);
+    try {
+      // The checkpoint before goes now, and this save answers for it as it did for its own.
+      if (previous) await this.storeHeld(runId, previous);
+    } finally {
+      // The turn counts from when the graph goes on, as this save resolves.
+      if (this.held.get(runId) === entry)
+        entry.timer = setImmediate(() => void this.storeHeld(runId, entry).catch(() => undefined));
+    }
+  }
+
+  /**
+   * Stores a held checkpoint alone. If that fails it stays held for the run's end (unless a later
+   * one is held by then), and the writes it carried are stored alone.
+   */
+  private async storeHeld(runId: string, entry: Held): Promise<void> {
+    clearImmediate(entry.timer);
+    if (this.held.get(runId) === entry) this.held.delete(runId);
+    try {
+      await this.store(runId, statementOf(entry.ctes));
+    } catch (error) {
+      if (!this.held.has(runId) && !this.discarded.has(runId)) this.held.set(runId, { ...entry, timer: undefined });
+      if (entry.writes) await this.stash.storeAlone(entry.writes);
+      throw error;
+    }
+  }
+
+  /**
+   * Drops the run's held checkpoint: its attempt stops without ending the run (handed back, or
+   * superseded), and the next resumes from the last checkpoint stored, as after a failed save.
+   */
+  dropHeld(runId: string): void {
+    this.stopHolding(runId);
+    clearImmediate(this.held.get(runId)?.timer);
+    this.held.delete(runId);
+  }
+
+  /** Stores the run's held checkpoint, if any, now (before reading the thread's state, say). */
+  async flushHeld(runId: string): Promise<void> {
+    const entry = this.held.get(runId);
+    if (entry) await this.storeHeld(runId, entry);
+  }
+
+  /**
+   * The run's held checkpoint as `WITH` parts, for the statement that ends the run to store it:
+   * it is no longer held. If that statement fails, `storeTaken` stores it alone.
+   */
+  takeHeld(runId: string): Prisma.Sql | undefined {
+    this.stopHolding(runId);
+    const entry = this.held.get(runId);
+    if (!entry) return undefined;
+    clearImmediate(entry.timer);
+    this.held.delete(runId);
+    return entry.ctes;
+  }
+
+  /** Stores a checkpoint taken with takeHeld alone (its run's end failed without it). */
+  async storeTaken(runId: string, ctes: Prisma.Sql): Promise<void> {
+    await this.store(runId, statementOf(ctes));
+  }
+
   /** Runs whose writes are dropped (rolled back), and each run's statements under way. */
   private readonly discarded = new Set<string>();
   private readonly inflight = new Map<string, Set<Promise<unknown>>>();
@@ -194,6 +295,7 @@ export class RuntimeCheckpointer extends PostgresSaver {
    */
   async discardRun(runId: string): Promise<void> {
     this.discarded.add(runId);
+    this.dropHeld(runId);
     await Promise.allSettled([...(this.inflight.get(runId) ?? [])]);
   }
 
@@ -203,11 +305,13 @@ export class RuntimeCheckpointer extends PostgresSaver {
    * must not end, freeing its thread for the next, before its last progress is in.
    */
   async settleRun(runId: string): Promise<void> {
+    this.stopHolding(runId);
+    await this.flushHeld(runId).catch(() => undefined);
     for (;;) {
       // Waiting writes go within a turn of the event loop, or with the save under way.
       await new Promise((resolve) => setImmediate(resolve));
       const pending = [...(this.inflight.get(runId) ?? [])];
-      if (!pending.length && !this.stash.holds(runId)) return;
+      if (!pending.length && !this.stash.holds(runId) && !this.held.has(runId)) return;
       await Promise.allSettled(pending);
     }
   }
@@ -246,7 +350,12 @@ export class RuntimeCheckpointer extends PostgresSaver {
       if (!key.startsWith("__") && !NOT_METADATA.has(key) && isPlain(value)) extra[key] = value;
     }
     Object.assign(extra, config.metadata);
-    const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: parentId } = configurable;
+    const {
+      thread_id: threadId,
+      checkpoint_ns: checkpointNs = "",
+      checkpoint_id: parentId,
+      run_id: runId,
+    } = configurable;
     // From here until this save ends, writes waiting on the thread wait for it: it takes those of
     // its parent checkpoint (the step it applies) into its statement.
     this.stash.saveStarted(threadId, checkpointNs);
@@ -257,44 +366,23 @@ export class RuntimeCheckpointer extends PostgresSaver {
         this._dumpMetadata({ ...extra, ...metadata } as PutArgs[2]),
       ]);
       writes = this.stash.take(threadId, checkpointNs, parentId);
-      // The parent's writes ($11 on), stored by the same statement, under the parent's id ($8).
-      const storeWrites = writes
-        ? `, writes AS (
-         INSERT INTO ${this.tables.writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-         SELECT $1, $2, $8, task_id, idx, channel, type, blob
-         FROM unnest($11::text[], $12::int[], $13::text[], $14::text[], $15::bytea[]) AS w(task_id, idx, channel, type, blob)
-         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO NOTHING
-       )`
-        : "";
-      await this.store(
-        configurable.run_id,
-        prepared(
-          `WITH blobs AS (
-         INSERT INTO ${this.tables.blobs} (thread_id, checkpoint_ns, channel, version, type, blob)
-         SELECT $1, $2, channel, version, type, blob
-         FROM unnest($3::text[], $4::text[], $5::text[], $6::bytea[]) AS b(channel, version, type, blob)
-         ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
-       )${storeWrites}
-       INSERT INTO ${this.tables.checkpoints} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
-       VALUES ($1, $2, $7, $8, $9, $10)
-       ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
-       DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`,
-          [
-            threadId,
-            checkpointNs,
-            blobs.map((blob) => blob[2]),
-            blobs.map((blob) => blob[3]),
-            blobs.map((blob) => blob[4]),
-            blobs.map((blob) => bytes(blob[5])),
-            checkpoint.id,
-            parentId ?? null,
-            this._dumpCheckpoint(checkpoint),
-            serializedMetadata,
-            ...(writes ? writeColumns(writes.rows) : []),
-          ],
-        ),
+      const ctes = this.checkpointCtes(
+        { threadId, ns: checkpointNs, id: checkpoint.id, parentId: parentId ?? null },
+        blobs,
+        this._dumpCheckpoint(checkpoint),
+        serializedMetadata,
+        writes?.rows,
       );
-      writes?.settle();
+      if (checkpointNs === "" && typeof runId === "string" && this.holding.has(runId) && !this.discarded.has(runId)) {
+        // Held back (see holdCheckpoints): its writes count as stored, as the checkpoint does.
+        const taken = writes;
+        writes = undefined;
+        taken?.settle();
+        await this.hold(runId, { ctes, writes: taken });
+      } else {
+        await this.store(runId, statementOf(ctes));
+        writes?.settle();
+      }
     } catch (error) {
       // The writes it carried go alone, as they would have without it: a failed checkpoint must
       // not lose its step's finished tasks (the run resumes from the last checkpoint saved).
@@ -304,6 +392,41 @@ export class RuntimeCheckpointer extends PostgresSaver {
       this.stash.saveEnded(threadId, checkpointNs);
     }
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
+  }
+
+  /**
+   * A checkpoint's statement as the parts of a `WITH`: its blobs, its parent's task writes (the
+   * step it applies) and its row, each one multi-row insert; a run's end can carry them.
+   */
+  private checkpointCtes(
+    address: { threadId: string; ns: string; id: string; parentId: string | null },
+    blobs: [string, string, string, string, string, Uint8Array | undefined][],
+    checkpoint: unknown,
+    metadata: unknown,
+    writes: WriteRow[] | undefined,
+  ): Prisma.Sql {
+    const { threadId, ns, id, parentId } = address;
+    const [taskIds, idxs, channels, types, writeBlobs] = writes ? writeColumns(writes) : [];
+    const storeWrites = writes
+      ? Prisma.sql`, cp_writes AS (
+         INSERT INTO ${Prisma.raw(this.tables.writes)} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+         SELECT ${threadId}, ${ns}, ${parentId}, task_id, idx, channel, type, blob
+         FROM unnest(${taskIds}::text[], ${idxs}::int[], ${channels}::text[], ${types}::text[], ${writeBlobs}::bytea[]) AS w(task_id, idx, channel, type, blob)
+         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO NOTHING
+       )`
+      : Prisma.empty;
+    return Prisma.sql`cp_blobs AS (
+         INSERT INTO ${Prisma.raw(this.tables.blobs)} (thread_id, checkpoint_ns, channel, version, type, blob)
+         SELECT ${threadId}, ${ns}, channel, version, type, blob
+         FROM unnest(${blobs.map((blob) => blob[2])}::text[], ${blobs.map((blob) => blob[3])}::text[],
+           ${blobs.map((blob) => blob[4])}::text[], ${blobs.map((blob) => bytes(blob[5]))}::bytea[]) AS b(channel, version, type, blob)
+         ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
+       )${storeWrites}, cp AS (
+         INSERT INTO ${Prisma.raw(this.tables.checkpoints)} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
+         VALUES (${threadId}, ${ns}, ${id}, ${parentId}, ${checkpoint}, ${metadata})
+         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
+         DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata
+       )`;
   }
 
   /** One statement storing a batch of task writes (`upsert`: they replace earlier ones). */

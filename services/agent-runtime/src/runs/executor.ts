@@ -184,7 +184,11 @@ export class RunExecutor {
         { ...config, configurable },
         { access: "threads.create_run", context: kwargs.context as Record<string, unknown> | undefined },
       );
-      (graph.checkpointer as Partial<RuntimeCheckpointer>)?.prefetch?.(run.run_id, run.thread_id, latest);
+      const checkpointer = graph.checkpointer as Partial<RuntimeCheckpointer> | undefined;
+      checkpointer?.prefetch?.(run.run_id, run.thread_id, latest);
+      // Its last checkpoint goes with the run's end (see holdCheckpoints), unless each must be
+      // stored before the next step.
+      if (kwargs.durability !== "sync") checkpointer?.holdCheckpoints?.(run.run_id);
       // A later attempt (its worker died) continues from the run's last checkpoint: no input,
       // so finished steps are not run again. Without a checkpoint yet, it starts over.
       const resuming = run.attempt > 1 && (await this.deps.checkpoints.hasRunCheckpoint(run.thread_id, run.run_id));
@@ -242,8 +246,10 @@ export class RunExecutor {
       }
     } catch (error) {
       const reason = controller.signal.reason;
+      const checkpointer = graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined;
       if (reason instanceof SupersededError) {
         // The newer attempt owns the run now: this one leaves it as it is.
+        checkpointer?.dropHeld?.(run.run_id);
         logger.warn({ runId: run.run_id, attempt: run.attempt }, "run attempt superseded by a newer one; stopped");
         return;
       } else if (reason instanceof CancelledError) {
@@ -252,6 +258,7 @@ export class RunExecutor {
       } else if (isTransientError(error, { causes: false })) {
         // A connection fault, not the graph's: the run goes back to the queue and resumes from its
         // last checkpoint, as after a worker's death. Its event log stays open for its readers.
+        checkpointer?.dropHeld?.(run.run_id);
         await this.handBack(run, error);
         return;
       } else {
@@ -261,7 +268,9 @@ export class RunExecutor {
         await events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
       }
     } finally {
-      (graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined)?.forgetPrefetch?.(run.run_id);
+      const checkpointer = graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined;
+      checkpointer?.forgetPrefetch?.(run.run_id);
+      checkpointer?.stopHolding?.(run.run_id);
       // A newer attempt of the run in this process has its own entry: leave it.
       if (this.active.get(run.run_id)?.controller === controller) this.active.delete(run.run_id);
     }
@@ -295,6 +304,7 @@ export class RunExecutor {
     } else if (graph) {
       // Interrupted, failed or cancelled: read the state back for its pending tasks.
       try {
+        await checkpointer?.flushHeld?.(run.run_id);
         const snapshot = await graph.getState({ configurable: { thread_id: run.thread_id, checkpoint_ns: "" } });
         const interrupts = interruptsOf(snapshot);
         const stopped = Object.keys(interrupts).length > 0 || (snapshot.next?.length ?? 0) > 0;
@@ -319,19 +329,36 @@ export class RunExecutor {
         logger.warn({ err: error, runId: run.run_id }, "cannot write the run's last protocol event"),
       );
     }
-    const next = await retryTransient(
-      () =>
-        runs.finish(
-          { runId: run.run_id, threadId: run.thread_id, status },
-          threadStatus,
-          state,
-          tracked.cancelled === "rollback",
-        ),
-      {
-        attempts: 30,
-        onRetry: (error) => logger.warn({ err: error, runId: run.run_id }, "cannot record the run's end yet"),
-      },
-    );
+    // The run's last checkpoint, held back, is stored by the same statement.
+    const held = checkpointer?.takeHeld?.(run.run_id);
+    const end = (also?: typeof held) =>
+      retryTransient(
+        () =>
+          runs.finish(
+            { runId: run.run_id, threadId: run.thread_id, status },
+            threadStatus,
+            state,
+            tracked.cancelled === "rollback",
+            also,
+          ),
+        {
+          attempts: 30,
+          onRetry: (error) => logger.warn({ err: error, runId: run.run_id }, "cannot record the run's end yet"),
+        },
+      );
+    let next: string | undefined;
+    try {
+      next = await end(held);
+    } catch (error) {
+      // A connection fault was waited out above; another fault may be the checkpoint's: it goes
+      // alone (as it would have without this), then the end.
+      if (!held || isTransientError(error, { causes: false })) throw error;
+      logger.warn({ err: error, runId: run.run_id }, "cannot record the run's end with its last checkpoint");
+      await checkpointer!.storeTaken!(run.run_id, held).catch((cause) =>
+        logger.warn({ err: cause, runId: run.run_id }, "cannot store the run's last checkpoint"),
+      );
+      next = await end();
+    }
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
     await events.end(run.run_id);
     // Late writes of a rolled-back run stay dropped for a while, then it is forgotten.

@@ -351,6 +351,8 @@ export class RunRepository {
     state: { values: string; interrupts: object } | null,
     /** Deletes the run instead (rollback): never seen ended but not yet deleted. */
     remove = false,
+    /** More `WITH` parts the same statement runs (the run's last checkpoint: takeHeld). */
+    also?: Prisma.Sql,
   ): Promise<string | undefined> {
     const threadUpdate = state
       ? Prisma.sql`"values" = ${state.values}::jsonb,
@@ -360,7 +362,7 @@ export class RunRepository {
       ? Prisma.sql`DELETE FROM runs WHERE run_id = ${run.runId}::uuid RETURNING run_id`
       : Prisma.sql`UPDATE runs SET status = ${run.status}, updated_at = now() WHERE run_id = ${run.runId}::uuid RETURNING run_id`;
     const rows = await this.query<{ run_id: string | null }>(Prisma.sql`
-      WITH r AS (${ending}), nxt AS (
+      WITH ${also ? Prisma.sql`${also},` : Prisma.empty} r AS (${ending}), nxt AS (
         ${firstActiveRun(Prisma.sql`${run.threadId}::uuid`, Prisma.sql`AND o.run_id <> ${run.runId}::uuid`)}
       ), t AS (
         UPDATE threads SET ${threadUpdate}
