@@ -4,6 +4,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import pg from "pg";
 import { prepared } from "../common/prepared";
 import { Prisma } from "../generated/prisma/client";
+import { HeldCheckpoints, type RunHold } from "./held-checkpoints";
 import { WriteStash, type WriteBatch, type WriteRow } from "./write-stash";
 
 type PutArgs = Parameters<PostgresSaver["put"]>;
@@ -18,14 +19,6 @@ const isPlain = (value: unknown): boolean => value === null || ["string", "numbe
 
 const bytes = (value: Uint8Array | undefined): Buffer | null =>
   value ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null;
-
-/** A checkpoint's statement held back, and the task writes it carries (settled already). */
-interface Held {
-  ctes: Prisma.Sql;
-  writes: WriteBatch | undefined;
-  /** Stores it alone after this turn of the event loop, if nothing took it by then. */
-  timer?: NodeJS.Immediate;
-}
 
 /** A statement of `WITH` parts alone. */
 const statementOf = (ctes: Prisma.Sql): pg.QueryConfig => {
@@ -201,83 +194,43 @@ export class RuntimeCheckpointer extends PostgresSaver {
     };
   }
 
-  /** Runs whose latest root checkpoint is held back (holdCheckpoints), and that checkpoint. */
-  private readonly holding = new Set<string>();
-  private readonly held = new Map<string, Held>();
+  /** Runs holding their latest root checkpoint back for the statement that ends them. */
+  private readonly holds = new HeldCheckpoints(
+    (runId, ctes) => this.store(runId, statementOf(ctes)),
+    (batch) => this.stash.storeAlone(batch),
+  );
 
   /**
-   * From now on, the run's latest root checkpoint is held back, for at most this turn of the event
-   * loop (as task writes wait in WriteStash), to be stored by the statement that follows it: the
-   * run's end carries its last checkpoint (takeHeld), a round trip fewer per run; a checkpoint
-   * still held when the next one comes is stored by that save, first. The save resolves at once,
-   * as if stored; LangGraph does not wait for it either (its default `async` durability). Not for
-   * `durability: "sync"`, which waits for each checkpoint to be stored.
+   * From now on, the run's latest root checkpoint is held back (see HeldCheckpoints): its save
+   * resolves at once, and the run's end can store its last one (takeHeld), a round trip fewer per
+   * run. Not for `durability: "sync"`, which waits for each checkpoint to be stored. The answer is
+   * this attempt's hold, for the calls below.
    */
-  holdCheckpoints(runId: string): void {
-    this.holding.add(runId);
+  holdCheckpoints(runId: string): RunHold {
+    return this.holds.start(runId);
   }
 
-  /** The run's graph is done: no more checkpoints of it are held back (the held one stays). */
-  stopHolding(runId: string): void {
-    this.holding.delete(runId);
+  /** The graph is done: waits for the run's held checkpoints under way; fails if one failed. */
+  async settleHeld(hold: RunHold | undefined): Promise<void> {
+    if (hold) await this.holds.settle(hold);
   }
 
-  private async hold(runId: string, entry: Held): Promise<void> {
-    const previous = this.held.get(runId);
-    this.held.set(runId, entry);
-    try {
-      // The checkpoint before goes now, and this save answers for it as it did for its own.
-      if (previous) await this.storeHeld(runId, previous);
-    } finally {
-      // The turn counts from when the graph goes on, as this save resolves.
-      if (this.held.get(runId) === entry)
-        entry.timer = setImmediate(() => void this.storeHeld(runId, entry).catch(() => undefined));
-    }
+  /** Stores the run's held checkpoint now (before reading the thread's state); fails if it fails. */
+  async flushHeld(hold: RunHold | undefined): Promise<void> {
+    if (hold) await this.holds.flush(hold);
+  }
+
+  /** The run's held checkpoint as `WITH` parts, for the statement that ends the run to store. */
+  async takeHeld(hold: RunHold | undefined): Promise<Prisma.Sql | undefined> {
+    return hold ? this.holds.take(hold) : undefined;
   }
 
   /**
-   * Stores a held checkpoint alone. If that fails it stays held for the run's end (unless a later
-   * one is held by then), and the writes it carried are stored alone.
+   * Drops the run's held checkpoint: its attempt stops without ending the run (superseded), and
+   * the next resumes from the last checkpoint stored, as after a failed save.
    */
-  private async storeHeld(runId: string, entry: Held): Promise<void> {
-    clearImmediate(entry.timer);
-    if (this.held.get(runId) === entry) this.held.delete(runId);
-    try {
-      await this.store(runId, statementOf(entry.ctes));
-    } catch (error) {
-      if (!this.held.has(runId) && !this.discarded.has(runId)) this.held.set(runId, { ...entry, timer: undefined });
-      if (entry.writes) await this.stash.storeAlone(entry.writes);
-      throw error;
-    }
-  }
-
-  /**
-   * Drops the run's held checkpoint: its attempt stops without ending the run (handed back, or
-   * superseded), and the next resumes from the last checkpoint stored, as after a failed save.
-   */
-  dropHeld(runId: string): void {
-    this.stopHolding(runId);
-    clearImmediate(this.held.get(runId)?.timer);
-    this.held.delete(runId);
-  }
-
-  /** Stores the run's held checkpoint, if any, now (before reading the thread's state, say). */
-  async flushHeld(runId: string): Promise<void> {
-    const entry = this.held.get(runId);
-    if (entry) await this.storeHeld(runId, entry);
-  }
-
-  /**
-   * The run's held checkpoint as `WITH` parts, for the statement that ends the run to store it:
-   * it is no longer held. If that statement fails, `storeTaken` stores it alone.
-   */
-  takeHeld(runId: string): Prisma.Sql | undefined {
-    this.stopHolding(runId);
-    const entry = this.held.get(runId);
-    if (!entry) return undefined;
-    clearImmediate(entry.timer);
-    this.held.delete(runId);
-    return entry.ctes;
+  dropHeld(hold: RunHold | undefined): void {
+    if (hold) this.holds.drop(hold);
   }
 
   /** Stores a checkpoint taken with takeHeld alone (its run's end failed without it). */
@@ -295,7 +248,8 @@ export class RuntimeCheckpointer extends PostgresSaver {
    */
   async discardRun(runId: string): Promise<void> {
     this.discarded.add(runId);
-    this.dropHeld(runId);
+    const hold = this.holds.current(runId);
+    if (hold) this.holds.drop(hold);
     await Promise.allSettled([...(this.inflight.get(runId) ?? [])]);
   }
 
@@ -305,13 +259,16 @@ export class RuntimeCheckpointer extends PostgresSaver {
    * must not end, freeing its thread for the next, before its last progress is in.
    */
   async settleRun(runId: string): Promise<void> {
-    this.stopHolding(runId);
-    await this.flushHeld(runId).catch(() => undefined);
+    const hold = this.holds.current(runId);
+    if (hold) {
+      this.holds.stop(hold);
+      await this.holds.flush(hold).catch(() => undefined);
+    }
     for (;;) {
       // Waiting writes go within a turn of the event loop, or with the save under way.
       await new Promise((resolve) => setImmediate(resolve));
       const pending = [...(this.inflight.get(runId) ?? [])];
-      if (!pending.length && !this.stash.holds(runId) && !this.held.has(runId)) return;
+      if (!pending.length && !this.stash.holds(runId)) return;
       await Promise.allSettled(pending);
     }
   }
@@ -373,12 +330,13 @@ export class RuntimeCheckpointer extends PostgresSaver {
         serializedMetadata,
         writes?.rows,
       );
-      if (checkpointNs === "" && typeof runId === "string" && this.holding.has(runId) && !this.discarded.has(runId)) {
-        // Held back (see holdCheckpoints): its writes count as stored, as the checkpoint does.
+      const hold = checkpointNs === "" && typeof runId === "string" ? this.holds.holding(runId) : undefined;
+      if (hold && !this.discarded.has(runId)) {
+        // Held back: its writes count as stored with it (HeldCheckpoints stores them alone if it fails).
         const taken = writes;
         writes = undefined;
         taken?.settle();
-        await this.hold(runId, { ctes, writes: taken });
+        await this.holds.hold(hold, { ctes, writes: taken });
       } else {
         await this.store(runId, statementOf(ctes));
         writes?.settle();

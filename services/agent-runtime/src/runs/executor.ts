@@ -6,6 +6,7 @@ import { isTransientError, retryTransient, type Logger } from "@lgp/server-kit";
 import { mergeConfigs, mergeObjects } from "../common/merge";
 import { serialize } from "../common/serde";
 import { hasPendingInterrupt, type CheckpointRow, type RuntimeCheckpointer } from "../graphs/checkpointer";
+import type { RunHold } from "../graphs/held-checkpoints";
 import type { GraphRegistry } from "../graphs/registry";
 import type { ControlBus, EventLog, JobHandler, RunQueue, ThreadLog } from "../queue/types";
 import type { CheckpointTables } from "../threads/checkpoints";
@@ -22,6 +23,8 @@ interface Tracked {
   interrupted: boolean;
   /** Set when the run was cancelled (it stops where it was; `rollback` also erases it). */
   cancelled?: "interrupt" | "rollback";
+  /** Its checkpoints held back for its end (see RuntimeCheckpointer.holdCheckpoints). */
+  hold?: RunHold;
 }
 
 /** The root graph's state chunk: the run's values, or the interrupt it stopped at. */
@@ -188,7 +191,7 @@ export class RunExecutor {
       checkpointer?.prefetch?.(run.run_id, run.thread_id, latest);
       // Its last checkpoint goes with the run's end (see holdCheckpoints), unless each must be
       // stored before the next step.
-      if (kwargs.durability !== "sync") checkpointer?.holdCheckpoints?.(run.run_id);
+      if (kwargs.durability !== "sync") tracked.hold = checkpointer?.holdCheckpoints?.(run.run_id);
       // A later attempt (its worker died) continues from the run's last checkpoint: no input,
       // so finished steps are not run again. Without a checkpoint yet, it starts over.
       const resuming = run.attempt > 1 && (await this.deps.checkpoints.hasRunCheckpoint(run.thread_id, run.run_id));
@@ -244,12 +247,14 @@ export class RunExecutor {
       } else {
         for await (const chunk of await graph.stream(input, options)) await handle(chunk);
       }
+      // Its checkpoints held back and under way are stored (or failed, as a save would have).
+      await checkpointer?.settleHeld?.(tracked.hold);
     } catch (error) {
       const reason = controller.signal.reason;
       const checkpointer = graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined;
       if (reason instanceof SupersededError) {
         // The newer attempt owns the run now: this one leaves it as it is.
-        checkpointer?.dropHeld?.(run.run_id);
+        checkpointer?.dropHeld?.(tracked.hold);
         logger.warn({ runId: run.run_id, attempt: run.attempt }, "run attempt superseded by a newer one; stopped");
         return;
       } else if (reason instanceof CancelledError) {
@@ -258,7 +263,9 @@ export class RunExecutor {
       } else if (isTransientError(error, { causes: false })) {
         // A connection fault, not the graph's: the run goes back to the queue and resumes from its
         // last checkpoint, as after a worker's death. Its event log stays open for its readers.
-        checkpointer?.dropHeld?.(run.run_id);
+        // What it holds back is stored if it can be (a Redis fault, say): less to run again.
+        await checkpointer?.flushHeld?.(tracked.hold).catch(() => undefined);
+        checkpointer?.dropHeld?.(tracked.hold);
         await this.handBack(run, error);
         return;
       } else {
@@ -270,7 +277,6 @@ export class RunExecutor {
     } finally {
       const checkpointer = graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined;
       checkpointer?.forgetPrefetch?.(run.run_id);
-      checkpointer?.stopHolding?.(run.run_id);
       // A newer attempt of the run in this process has its own entry: leave it.
       if (this.active.get(run.run_id)?.controller === controller) this.active.delete(run.run_id);
     }
@@ -304,7 +310,7 @@ export class RunExecutor {
     } else if (graph) {
       // Interrupted, failed or cancelled: read the state back for its pending tasks.
       try {
-        await checkpointer?.flushHeld?.(run.run_id);
+        await checkpointer?.flushHeld?.(tracked.hold);
         const snapshot = await graph.getState({ configurable: { thread_id: run.thread_id, checkpoint_ns: "" } });
         const interrupts = interruptsOf(snapshot);
         const stopped = Object.keys(interrupts).length > 0 || (snapshot.next?.length ?? 0) > 0;
@@ -330,7 +336,7 @@ export class RunExecutor {
       );
     }
     // The run's last checkpoint, held back, is stored by the same statement.
-    const held = checkpointer?.takeHeld?.(run.run_id);
+    const held = await checkpointer?.takeHeld?.(tracked.hold);
     const end = (also?: typeof held) =>
       retryTransient(
         () =>
@@ -351,12 +357,17 @@ export class RunExecutor {
       next = await end(held);
     } catch (error) {
       // A connection fault was waited out above; another fault may be the checkpoint's: it goes
-      // alone (as it would have without this), then the end.
+      // alone (as it would have without this), then the end; if it cannot, the run failed.
       if (!held || isTransientError(error, { causes: false })) throw error;
       logger.warn({ err: error, runId: run.run_id }, "cannot record the run's end with its last checkpoint");
-      await checkpointer!.storeTaken!(run.run_id, held).catch((cause) =>
-        logger.warn({ err: cause, runId: run.run_id }, "cannot store the run's last checkpoint"),
-      );
+      try {
+        await checkpointer!.storeTaken!(run.run_id, held);
+      } catch (cause) {
+        logger.warn({ err: cause, runId: run.run_id }, "cannot store the run's last checkpoint");
+        status = "error";
+        threadStatus = "error";
+        failure = { error: (cause as Error)?.name ?? "Error", message: (cause as Error)?.message ?? String(cause) };
+      }
       next = await end();
     }
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });

@@ -1,8 +1,9 @@
 // A run's latest root checkpoint is held back for a turn of the event loop, so that the statement
 // ending the run stores its last one: a round trip fewer per run. What is stored is what the
 // official saver stores; a checkpoint is never held past the turn it was saved in (a step that
-// runs on finds it stored), nor past a rollback's discard; a run that does not hold stores each
-// at once.
+// runs on finds it stored); held checkpoints are stored in order, and the run's end waits for
+// those under way; none is stored after one that failed; a rolled-back run's is dropped; a run
+// that does not hold stores each at once.
 import { randomUUID } from "node:crypto";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
@@ -12,19 +13,42 @@ import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testi
 import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
 import { RecordingPool } from "../support/recording-pool";
 
+/** A real pool whose checkpoint saves can be slowed down, or made to fail once. */
+class FaultyPool extends RecordingPool {
+  delayMs = 0;
+  /** The number (from 1) of the next checkpoint save to fail. */
+  failSave?: number;
+  private saves = 0;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const text: string = typeof args[0] === "string" ? args[0] : args[0].text;
+    if (!/INSERT INTO "cp_held"\.checkpoints /.test(text)) return super.query(...args);
+    this.saves += 1;
+    if (this.saves === this.failSave) return Promise.reject(new Error("this checkpoint save fails"));
+    if (!this.delayMs) return super.query(...args);
+    return new Promise((resolve) => setTimeout(resolve, this.delayMs)).then(() => super.query(...args));
+  }
+  reset(): void {
+    this.delayMs = 0;
+    this.failSave = undefined;
+    this.saves = 0;
+  }
+}
+
 let database: TestDatabase;
-let pool: RecordingPool;
+let pool: FaultyPool;
 let ours: RuntimeCheckpointer;
 let official: PostgresSaver;
 
 beforeAll(async () => {
   database = await createTestDatabase("agent-runtime");
-  pool = new RecordingPool({ connectionString: database.url, max: 4 });
+  pool = new FaultyPool({ connectionString: database.url, max: 4 });
   pool.on("error", () => undefined);
   ours = new RuntimeCheckpointer(pool, undefined, { schema: "cp_held" });
   await ours.setup();
   official = new PostgresSaver(pool, undefined, { schema: "cp_held" });
 });
+afterEach(() => pool.reset());
 afterAll(async () => {
   await pool?.end();
   await database?.drop();
@@ -33,7 +57,8 @@ afterAll(async () => {
 const State = Annotation.Root({ steps: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }) });
 
 /** start -> first -> second: four checkpoints. */
-function sequence(saver: BaseCheckpointSaver, second: () => unknown = () => ({ steps: ["second"] })) {
+type Update = { steps: string[] };
+function sequence(saver: BaseCheckpointSaver, second: () => Update | Promise<Update> = () => ({ steps: ["second"] })) {
   return new StateGraph(State)
     .addNode("first", () => ({ steps: ["first"] }))
     .addNode("second", second)
@@ -59,24 +84,64 @@ async function history(threadId: string) {
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Stores `WITH` parts as the run's end does (here alone). */
+async function storeParts(parts: Prisma.Sql): Promise<void> {
+  const statement = Prisma.sql`WITH ${parts} SELECT 1`;
+  await pool.query(statement.text, statement.values as unknown[]);
+}
+
+async function reference(): Promise<Awaited<ReturnType<typeof history>>> {
+  const threadId = randomUUID();
+  await sequence(official).invoke({ steps: ["input"] }, { configurable: { thread_id: threadId } });
+  return history(threadId);
+}
+
 test("the run's end stores its last checkpoint, and the thread reads as the official saver's", async () => {
   const threadId = randomUUID();
   const runId = randomUUID();
-  ours.holdCheckpoints(runId);
+  const hold = ours.holdCheckpoints(runId);
   const before = checkpointSaves();
   await sequence(ours).invoke({ steps: ["input"] }, { configurable: { thread_id: threadId, run_id: runId } });
   // As the runtime's end of a run does, right after the graph: the last checkpoint is still held.
-  const held = ours.takeHeld(runId);
+  await ours.settleHeld(hold);
+  const held = await ours.takeHeld(hold);
   expect(held).toBeDefined();
   expect(checkpointSaves() - before).toBe(3);
   expect(await history(threadId)).toHaveLength(3);
-  await pool.query(Prisma.sql`WITH ${held!} SELECT 1`.text, Prisma.sql`WITH ${held!} SELECT 1`.values as unknown[]);
+  await storeParts(held!);
+  expect(await history(threadId)).toEqual(await reference());
+});
 
-  const reference = randomUUID();
-  await sequence(official).invoke({ steps: ["input"] }, { configurable: { thread_id: reference } });
+test("slow saves: the run's end waits for those under way, stored in order", async () => {
+  pool.delayMs = 60;
+  const threadId = randomUUID();
+  const runId = randomUUID();
+  const hold = ours.holdCheckpoints(runId);
+  await sequence(ours).invoke({ steps: ["input"] }, { configurable: { thread_id: threadId, run_id: runId } });
+  await ours.settleHeld(hold);
+  // Everything but the one the end carries is in, whatever sent it (a next save or the turn's end).
+  expect(await history(threadId)).toHaveLength(3);
+  const held = await ours.takeHeld(hold);
+  expect(held).toBeDefined();
+  await storeParts(held!);
+  expect(await history(threadId)).toEqual(await reference());
+});
+
+test("a failed save: nothing after it is stored, and the run's later saves and end fail with it", async () => {
+  pool.failSave = 2;
+  const threadId = randomUUID();
+  const runId = randomUUID();
+  const hold = ours.holdCheckpoints(runId);
+  await expect(
+    sequence(ours).invoke({ steps: ["input"] }, { configurable: { thread_id: threadId, run_id: runId } }),
+  ).rejects.toThrow("this checkpoint save fails");
+  await expect(ours.settleHeld(hold)).rejects.toThrow("this checkpoint save fails");
+  expect(await ours.takeHeld(hold)).toBeUndefined();
+  await nextTurn();
+  // The input checkpoint only, with the first step's writes stored alone (not lost with it).
   const written = await history(threadId);
-  expect(written).toHaveLength(4);
-  expect(written).toEqual(await history(reference));
+  expect(written.map((step) => step.step)).toEqual([-1]);
+  expect(written[0].writes.length).toBeGreaterThan(0);
 });
 
 test("a checkpoint nothing takes is stored within the turn: the step after it finds it stored", async () => {
@@ -86,7 +151,7 @@ test("a checkpoint nothing takes is stored within the turn: the step after it fi
   const started = new Promise<void>((resolve) => (secondStarted = resolve));
   const threadId = randomUUID();
   const runId = randomUUID();
-  ours.holdCheckpoints(runId);
+  const hold = ours.holdCheckpoints(runId);
   const running = sequence(ours, async () => {
     secondStarted();
     await released;
@@ -103,19 +168,22 @@ test("a checkpoint nothing takes is stored within the turn: the step after it fi
   release();
   await running;
   // Not taken by a run's end: the last one goes alone, after the turn.
-  await nextTurn();
-  await ours.settleRun(runId);
-  expect(await history(threadId)).toHaveLength(4);
-  expect(ours.takeHeld(runId)).toBeUndefined();
+  steps = [];
+  for (let tries = 0; tries < 200 && steps.length < 4; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    steps = await history(threadId);
+  }
+  expect(steps).toHaveLength(4);
+  expect(await ours.takeHeld(hold)).toBeUndefined();
 });
 
 test("a rolled-back run's held checkpoint is dropped, not stored", async () => {
   const threadId = randomUUID();
   const runId = randomUUID();
-  ours.holdCheckpoints(runId);
+  const hold = ours.holdCheckpoints(runId);
   await sequence(ours).invoke({ steps: [] }, { configurable: { thread_id: threadId, run_id: runId } });
   await ours.discardRun(runId);
-  expect(ours.takeHeld(runId)).toBeUndefined();
+  expect(await ours.takeHeld(hold)).toBeUndefined();
   await nextTurn();
   await nextTurn();
   expect(await history(threadId)).toHaveLength(3);
@@ -125,7 +193,8 @@ test("a rolled-back run's held checkpoint is dropped, not stored", async () => {
 test("a run that does not hold (durability sync) stores every checkpoint as it is saved", async () => {
   const threadId = randomUUID();
   const runId = randomUUID();
+  const before = checkpointSaves();
   await sequence(ours).invoke({ steps: [] }, { configurable: { thread_id: threadId, run_id: runId } });
-  expect(ours.takeHeld(runId)).toBeUndefined();
+  expect(checkpointSaves() - before).toBe(4);
   expect(await history(threadId)).toHaveLength(4);
 });
