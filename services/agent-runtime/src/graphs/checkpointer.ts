@@ -203,11 +203,12 @@ export class RuntimeCheckpointer extends PostgresSaver {
   /**
    * From now on, the run's latest root checkpoint is held back (see HeldCheckpoints): its save
    * resolves at once, and the run's end can store its last one (takeHeld), a round trip fewer per
-   * run. Not for `durability: "sync"`, which waits for each checkpoint to be stored. The answer is
-   * this attempt's hold, for the calls below.
+   * run. Not for `durability: "sync"`, which waits for each checkpoint to be stored. `attempt` is
+   * the run's metadata `run_attempt`, which its saves carry. The answer is this attempt's hold,
+   * for the calls below.
    */
-  holdCheckpoints(runId: string): RunHold {
-    return this.holds.start(runId);
+  holdCheckpoints(runId: string, attempt: unknown): RunHold {
+    return this.holds.start(runId, attempt);
   }
 
   /** The graph is done: waits for the run's held checkpoints under way; fails if one failed. */
@@ -248,8 +249,6 @@ export class RuntimeCheckpointer extends PostgresSaver {
    */
   async discardRun(runId: string): Promise<void> {
     this.discarded.add(runId);
-    const hold = this.holds.current(runId);
-    if (hold) this.holds.drop(hold);
     await Promise.allSettled([...(this.inflight.get(runId) ?? [])]);
   }
 
@@ -259,11 +258,6 @@ export class RuntimeCheckpointer extends PostgresSaver {
    * must not end, freeing its thread for the next, before its last progress is in.
    */
   async settleRun(runId: string): Promise<void> {
-    const hold = this.holds.current(runId);
-    if (hold) {
-      this.holds.stop(hold);
-      await this.holds.flush(hold).catch(() => undefined);
-    }
     for (;;) {
       // Waiting writes go within a turn of the event loop, or with the save under way.
       await new Promise((resolve) => setImmediate(resolve));
@@ -330,13 +324,16 @@ export class RuntimeCheckpointer extends PostgresSaver {
         serializedMetadata,
         writes?.rows,
       );
-      const hold = checkpointNs === "" && typeof runId === "string" ? this.holds.holding(runId) : undefined;
+      const hold =
+        checkpointNs === "" && typeof runId === "string"
+          ? this.holds.of(runId, config.metadata?.run_attempt)
+          : undefined;
       if (hold && !this.discarded.has(runId)) {
         // Held back: its writes count as stored with it (HeldCheckpoints stores them alone if it fails).
         const taken = writes;
         writes = undefined;
         taken?.settle();
-        await this.holds.hold(hold, { ctes, writes: taken });
+        await this.holds.save(hold, { ctes, writes: taken });
       } else {
         await this.store(runId, statementOf(ctes));
         writes?.settle();

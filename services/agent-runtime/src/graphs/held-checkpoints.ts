@@ -20,6 +20,7 @@ export interface HeldCheckpoint {
 /** One attempt of a run holding its checkpoints back: what the executor keeps to end it. */
 export interface RunHold {
   readonly runId: string;
+  readonly key: string;
   /** Its graph still runs: its next save may come. */
   open: boolean;
   held?: HeldCheckpoint;
@@ -31,7 +32,7 @@ export interface RunHold {
 }
 
 export class HeldCheckpoints {
-  /** Each run's holding attempt (a newer attempt of a run in this process replaces the older). */
+  /** The holds of runs' attempts (by run and attempt: an older attempt's late saves stay its own). */
   private readonly runs = new Map<string, RunHold>();
 
   constructor(
@@ -41,28 +42,37 @@ export class HeldCheckpoints {
     private readonly storeWrites: (batch: WriteBatch) => Promise<void>,
   ) {}
 
-  start(runId: string): RunHold {
-    const state: RunHold = { runId, open: true, storing: Promise.resolve() };
-    this.runs.set(runId, state);
+  start(runId: string, attempt: unknown): RunHold {
+    const key = `${runId}\u0000${attempt}`;
+    const state: RunHold = { runId, key, open: true, storing: Promise.resolve() };
+    this.runs.set(key, state);
     return state;
   }
 
-  /** The run's attempt that holds its checkpoints back, if it still takes them. */
-  holding(runId: string): RunHold | undefined {
-    const state = this.runs.get(runId);
-    return state?.open ? state : undefined;
+  /** The hold of a run's attempt, until the run's end takes it (or it is dropped). */
+  of(runId: string, attempt: unknown): RunHold | undefined {
+    return this.runs.get(`${runId}\u0000${attempt}`);
   }
 
-  /** The run's current attempt's hold, open or not. */
-  current(runId: string): RunHold | undefined {
-    return this.runs.get(runId);
+  /**
+   * A checkpoint just saved: held while the graph runs (see hold); once it is done (a cancelled
+   * graph's last saves), stored at once after those under way, as part of the same chain.
+   */
+  async save(state: RunHold, entry: HeldCheckpoint): Promise<void> {
+    if (state.open) return this.hold(state, entry);
+    try {
+      await this.send(state, entry);
+    } catch (error) {
+      await this.writesAlone(entry);
+      throw error;
+    }
   }
 
   /**
    * Holds a checkpoint just saved; resolves once the one held before it (if any) is stored, and
    * fails if that, or any held checkpoint of the run before it, failed.
    */
-  async hold(state: RunHold, entry: HeldCheckpoint): Promise<void> {
+  private async hold(state: RunHold, entry: HeldCheckpoint): Promise<void> {
     const previous = state.held;
     state.held = entry;
     this.clearTimer(state);
@@ -97,9 +107,12 @@ export class HeldCheckpoints {
     await state.storing;
   }
 
-  /** Stores the held checkpoint now, after those under way (before reading the thread's state). */
+  /**
+   * The graph is done: stores the held checkpoint now, after those under way (before reading the
+   * thread's state); fails if it, or one before it, failed.
+   */
   async flush(state: RunHold): Promise<void> {
-    this.clearTimer(state);
+    this.stop(state);
     const entry = state.held;
     state.held = undefined;
     await (entry ? this.send(state, entry) : state.storing);
@@ -126,7 +139,7 @@ export class HeldCheckpoints {
   }
 
   private forget(state: RunHold): void {
-    if (this.runs.get(state.runId) === state) this.runs.delete(state.runId);
+    if (this.runs.get(state.key) === state) this.runs.delete(state.key);
   }
 
   private clearTimer(state: RunHold): void {

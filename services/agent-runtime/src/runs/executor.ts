@@ -191,7 +191,7 @@ export class RunExecutor {
       checkpointer?.prefetch?.(run.run_id, run.thread_id, latest);
       // Its last checkpoint goes with the run's end (see holdCheckpoints), unless each must be
       // stored before the next step.
-      if (kwargs.durability !== "sync") tracked.hold = checkpointer?.holdCheckpoints?.(run.run_id);
+      if (kwargs.durability !== "sync") tracked.hold = checkpointer?.holdCheckpoints?.(run.run_id, run.attempt);
       // A later attempt (its worker died) continues from the run's last checkpoint: no input,
       // so finished steps are not run again. Without a checkpoint yet, it starts over.
       const resuming = run.attempt > 1 && (await this.deps.checkpoints.hasRunCheckpoint(run.thread_id, run.run_id));
@@ -280,7 +280,12 @@ export class RunExecutor {
       // A newer attempt of the run in this process has its own entry: leave it.
       if (this.active.get(run.run_id)?.controller === controller) this.active.delete(run.run_id);
     }
-    await this.finish(run, graph, status, tracked, failure, protocol);
+    try {
+      await this.finish(run, graph, status, tracked, failure, protocol);
+    } finally {
+      // Whatever it held and its end did not take (it failed first) is not kept.
+      (graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined)?.dropHeld?.(tracked.hold);
+    }
   }
 
   private async finish(
@@ -298,11 +303,32 @@ export class RunExecutor {
     // writes in the background: they are dropped, and those under way stored, before the delete.
     const checkpointer = graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined;
     if (tracked.cancelled === "rollback") {
+      checkpointer?.dropHeld?.(tracked.hold);
       await checkpointer?.discardRun?.(run.run_id);
       await this.deps.checkpoints.deleteRunCheckpoints(run.thread_id, run.run_id);
     } else if (tracked.cancelled) {
-      // Stopped where it was: what it was storing as it stopped is part of where that is.
+      // Stopped where it was: what it was storing as it stopped is part of where that is (if that
+      // cannot be stored, where it was is the last checkpoint stored).
+      await checkpointer
+        ?.flushHeld?.(tracked.hold)
+        .catch((error) => logger.warn({ err: error, runId: run.run_id }, "cannot store a cancelled run's checkpoint"));
       await checkpointer?.settleRun?.(run.run_id);
+    } else if (protocol || !(status === "success" && !tracked.interrupted && tracked.values !== undefined)) {
+      // Interrupted or failed: the state read below rests on its held checkpoints, stored first. A
+      // protocol run's end is in its thread's log before the run is recorded ended: a client that
+      // reads the thread's state on it must find its last checkpoint stored by then.
+      try {
+        await checkpointer?.flushHeld?.(tracked.hold);
+      } catch (error) {
+        if (isTransientError(error, { causes: false })) return this.handBack(run, error);
+        logger.warn({ err: error, runId: run.run_id }, "cannot store the run's last checkpoint");
+        if (status !== "error") {
+          status = "error";
+          threadStatus = "error";
+          failure = { error: (error as Error)?.name ?? "Error", message: (error as Error)?.message ?? String(error) };
+          await events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
+        }
+      }
     }
     if (status === "success" && !tracked.interrupted && tracked.values !== undefined) {
       // The common case: the run went to the end; its last values chunk is the state.
@@ -310,7 +336,6 @@ export class RunExecutor {
     } else if (graph) {
       // Interrupted, failed or cancelled: read the state back for its pending tasks.
       try {
-        await checkpointer?.flushHeld?.(tracked.hold);
         const snapshot = await graph.getState({ configurable: { thread_id: run.thread_id, checkpoint_ns: "" } });
         const interrupts = interruptsOf(snapshot);
         const stopped = Object.keys(interrupts).length > 0 || (snapshot.next?.length ?? 0) > 0;

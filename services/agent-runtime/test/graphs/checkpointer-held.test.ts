@@ -99,9 +99,12 @@ async function reference(): Promise<Awaited<ReturnType<typeof history>>> {
 test("the run's end stores its last checkpoint, and the thread reads as the official saver's", async () => {
   const threadId = randomUUID();
   const runId = randomUUID();
-  const hold = ours.holdCheckpoints(runId);
+  const hold = ours.holdCheckpoints(runId, 1);
   const before = checkpointSaves();
-  await sequence(ours).invoke({ steps: ["input"] }, { configurable: { thread_id: threadId, run_id: runId } });
+  await sequence(ours).invoke(
+    { steps: ["input"] },
+    { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
+  );
   // As the runtime's end of a run does, right after the graph: the last checkpoint is still held.
   await ours.settleHeld(hold);
   const held = await ours.takeHeld(hold);
@@ -116,8 +119,11 @@ test("slow saves: the run's end waits for those under way, stored in order", asy
   pool.delayMs = 60;
   const threadId = randomUUID();
   const runId = randomUUID();
-  const hold = ours.holdCheckpoints(runId);
-  await sequence(ours).invoke({ steps: ["input"] }, { configurable: { thread_id: threadId, run_id: runId } });
+  const hold = ours.holdCheckpoints(runId, 1);
+  await sequence(ours).invoke(
+    { steps: ["input"] },
+    { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
+  );
   await ours.settleHeld(hold);
   // Everything but the one the end carries is in, whatever sent it (a next save or the turn's end).
   expect(await history(threadId)).toHaveLength(3);
@@ -131,9 +137,12 @@ test("a failed save: nothing after it is stored, and the run's later saves and e
   pool.failSave = 2;
   const threadId = randomUUID();
   const runId = randomUUID();
-  const hold = ours.holdCheckpoints(runId);
+  const hold = ours.holdCheckpoints(runId, 1);
   await expect(
-    sequence(ours).invoke({ steps: ["input"] }, { configurable: { thread_id: threadId, run_id: runId } }),
+    sequence(ours).invoke(
+      { steps: ["input"] },
+      { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
+    ),
   ).rejects.toThrow("this checkpoint save fails");
   await expect(ours.settleHeld(hold)).rejects.toThrow("this checkpoint save fails");
   expect(await ours.takeHeld(hold)).toBeUndefined();
@@ -151,12 +160,12 @@ test("a checkpoint nothing takes is stored within the turn: the step after it fi
   const started = new Promise<void>((resolve) => (secondStarted = resolve));
   const threadId = randomUUID();
   const runId = randomUUID();
-  const hold = ours.holdCheckpoints(runId);
+  const hold = ours.holdCheckpoints(runId, 1);
   const running = sequence(ours, async () => {
     secondStarted();
     await released;
     return { steps: ["second"] };
-  }).invoke({ steps: [] }, { configurable: { thread_id: threadId, run_id: runId } });
+  }).invoke({ steps: [] }, { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } });
   await started;
   // While the second step runs, the checkpoint it started from (after `first`) is in the table.
   let steps: unknown[] = [];
@@ -177,11 +186,29 @@ test("a checkpoint nothing takes is stored within the turn: the step after it fi
   expect(await ours.takeHeld(hold)).toBeUndefined();
 });
 
+test("each attempt of a run holds its own: an older attempt's saves stay out of the newer's", async () => {
+  const threadId = randomUUID();
+  const runId = randomUUID();
+  const older = ours.holdCheckpoints(runId, 1);
+  const newer = ours.holdCheckpoints(runId, 2);
+  await sequence(ours).invoke(
+    { steps: [] },
+    { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
+  );
+  ours.dropHeld(newer);
+  await ours.settleHeld(older);
+  expect(await ours.takeHeld(older)).toBeDefined();
+});
+
 test("a rolled-back run's held checkpoint is dropped, not stored", async () => {
   const threadId = randomUUID();
   const runId = randomUUID();
-  const hold = ours.holdCheckpoints(runId);
-  await sequence(ours).invoke({ steps: [] }, { configurable: { thread_id: threadId, run_id: runId } });
+  const hold = ours.holdCheckpoints(runId, 1);
+  await sequence(ours).invoke(
+    { steps: [] },
+    { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
+  );
+  ours.dropHeld(hold);
   await ours.discardRun(runId);
   expect(await ours.takeHeld(hold)).toBeUndefined();
   await nextTurn();
@@ -194,7 +221,10 @@ test("a run that does not hold (durability sync) stores every checkpoint as it i
   const threadId = randomUUID();
   const runId = randomUUID();
   const before = checkpointSaves();
-  await sequence(ours).invoke({ steps: [] }, { configurable: { thread_id: threadId, run_id: runId } });
+  await sequence(ours).invoke(
+    { steps: [] },
+    { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
+  );
   expect(checkpointSaves() - before).toBe(4);
   expect(await history(threadId)).toHaveLength(4);
 });
