@@ -11,6 +11,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { Prisma } from "../../src/generated/prisma/client";
 import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
+import { historyOf } from "../support/checkpoint-history";
 import { RecordingPool } from "../support/recording-pool";
 
 /** A real pool whose checkpoint saves can be slowed down, or made to fail once. */
@@ -70,17 +71,7 @@ function sequence(saver: BaseCheckpointSaver, second: () => Update | Promise<Upd
 
 const checkpointSaves = () => pool.sent.filter((text) => /INSERT INTO "cp_held"\.checkpoints/.test(text)).length;
 
-/** A thread's history as the official saver reads it, without ids. */
-async function history(threadId: string) {
-  const steps = [];
-  for await (const tuple of official.list({ configurable: { thread_id: threadId } }))
-    steps.push({
-      step: tuple.metadata?.step,
-      values: tuple.checkpoint.channel_values,
-      writes: (tuple.pendingWrites ?? []).map(([, channel, value]) => [channel, value]),
-    });
-  return steps;
-}
+const history = (threadId: string) => historyOf(official, threadId);
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 

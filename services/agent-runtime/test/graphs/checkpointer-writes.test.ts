@@ -10,6 +10,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
+import { historyOf } from "../support/checkpoint-history";
 import { RecordingPool } from "../support/recording-pool";
 
 let database: TestDatabase;
@@ -45,17 +46,7 @@ function sequence(saver: BaseCheckpointSaver) {
 
 const standaloneWrites = () => pool.sent.filter((text) => /^\s*INSERT INTO "cp_writes"\.checkpoint_writes/.test(text));
 
-/** A thread's history as the official saver reads it, without ids: each checkpoint's step and pending writes. */
-async function history(threadId: string) {
-  const steps = [];
-  for await (const tuple of official.list({ configurable: { thread_id: threadId } }))
-    steps.push({
-      step: tuple.metadata?.step,
-      values: tuple.checkpoint.channel_values,
-      writes: (tuple.pendingWrites ?? []).map(([, channel, value]) => [channel, value]),
-    });
-  return steps;
-}
+const history = (threadId: string) => historyOf(official, threadId);
 
 test("each step's writes go with the next checkpoint's statement, and read as the official saver's", async () => {
   const threadId = randomUUID();
