@@ -141,12 +141,20 @@ function claimedFrom(run: RunRow, columns: ClaimedColumns): Claimed {
 }
 
 /**
+ * The order of a thread's active runs: their ids' text, bytewise (the same order as the ids), the
+ * key of the partial index of active runs. The index of all a thread's runs is by id: it cannot
+ * give this order, so it can answer the lookups below only by reading the thread's runs and
+ * sorting them, and the planner takes the partial index.
+ */
+const ACTIVE_ORDER = Prisma.sql`o.run_id::text COLLATE "C"`;
+
+/**
  * The thread's first pending or running run by id (`and`: of those that also match it; `columns`
  * of `runs o`). Every lookup of a thread's active runs takes this ordered `LIMIT 1` form: the
- * partial index of active runs answers it in order, the index of all the thread's runs only by
- * reading them all and sorting, so the planner takes the partial one even on statistics that make
- * it look as big (taken while most runs were waiting). As `NOT EXISTS`, or one `ORDER BY` of them
- * all, it took either, and then read the thread's whole history.
+ * partial index of active runs answers it in order, any other only by reading all the thread's
+ * runs and sorting, so the planner takes the partial one even on statistics that make it look as
+ * big (taken while most runs were waiting). As `NOT EXISTS`, or one `ORDER BY` of them all, it
+ * took either, and then read the thread's whole history.
  */
 function firstActiveRun(
   threadId: Prisma.Sql,
@@ -154,7 +162,7 @@ function firstActiveRun(
   columns = Prisma.sql`o.run_id`,
 ): Prisma.Sql {
   return Prisma.sql`SELECT ${columns} FROM runs o WHERE o.thread_id = ${threadId} AND o.status IN ('pending', 'running') ${and}
-    ORDER BY o.run_id LIMIT 1`;
+    ORDER BY ${ACTIVE_ORDER} LIMIT 1`;
 }
 
 /** No pending or running run of the thread (that also matches `and`). */
@@ -304,7 +312,7 @@ export class RunRepository {
       WITH RECURSIVE active AS (
         (${firstActiveRun(thread, Prisma.empty, row)})
         UNION ALL
-        SELECT n.* FROM active a CROSS JOIN LATERAL (${firstActiveRun(thread, Prisma.sql`AND o.run_id > a.run_id`, row)}) n
+        SELECT n.* FROM active a CROSS JOIN LATERAL (${firstActiveRun(thread, Prisma.sql`AND ${ACTIVE_ORDER} > a.run_id::text COLLATE "C"`, row)}) n
       )
       SELECT * FROM active ORDER BY run_id`);
   }

@@ -196,3 +196,26 @@ test("a thread's finished runs stay unread when the statistics were taken while 
   expect((await runs.activeRuns(threadId)).map((run) => run.status)).toEqual(["pending", "pending"]);
   expect(readingMore(plans)).toEqual([]);
 });
+
+test("a thread's runs list, its stream's latest run and the wait for its next run read only what they answer", async () => {
+  const threadId = randomUUID();
+  await pool.query(`INSERT INTO threads (thread_id) VALUES ($1)`, [threadId]);
+  await addRuns(threadId, assistantId, 300, "success");
+  await pool.query("ANALYZE");
+  plans.length = 0;
+  const runs = new RunRepository(
+    explainingPool(),
+    new RuntimeCheckpointer(pool, undefined, { schema: CHECKPOINT_SCHEMA }),
+  );
+  const page = await runs.list(threadId, { limit: 10, offset: 0 });
+  expect(page).toHaveLength(10);
+  const latest = page[0].run_id;
+  // A thread stream that has seen the latest run waits for the next (asked every 250 ms).
+  expect(await runs.nextRun(threadId, latest, [])).toBeUndefined();
+  expect((await runs.streamStart(threadId, latest)).latest).toBe(latest);
+  // The page's 10 rows, then a row or two: not the thread's 300 runs, read and sorted.
+  expect(plans.map((plan) => ({ statement: plan.text.trim().slice(0, 40), fewRows: plan.runRows <= 10 }))).toEqual(
+    plans.map((plan) => ({ statement: plan.text.trim().slice(0, 40), fewRows: true })),
+  );
+  expect(plans.slice(1).map((plan) => plan.runRows <= 3)).toEqual([true, true]);
+});
