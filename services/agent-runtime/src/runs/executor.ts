@@ -299,6 +299,17 @@ export class RunExecutor {
     const { runs, events, queue, logger } = this.deps;
     let threadStatus: ThreadStatus = status === "error" ? "error" : "idle";
     let state: { values: string; interrupts: object } | null = null;
+    // Its last checkpoint cannot be stored: the run failed, as it would have had that save failed
+    // (its thread keeps the state of the checkpoints stored).
+    const checkpointLost = async (cause: unknown) => {
+      logger.warn({ err: cause, runId: run.run_id }, "cannot store the run's last checkpoint");
+      state = null;
+      if (status === "error") return;
+      status = "error";
+      threadStatus = "error";
+      failure = { error: (cause as Error)?.name ?? "Error", message: (cause as Error)?.message ?? String(cause) };
+      await events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
+    };
     // Rollback: what the run wrote goes, then the run itself. The graph may still be finishing
     // writes in the background: they are dropped, and those under way stored, before the delete.
     const checkpointer = graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined;
@@ -321,13 +332,7 @@ export class RunExecutor {
         await checkpointer?.flushHeld?.(tracked.hold);
       } catch (error) {
         if (isTransientError(error, { causes: false })) return this.handBack(run, error);
-        logger.warn({ err: error, runId: run.run_id }, "cannot store the run's last checkpoint");
-        if (status !== "error") {
-          status = "error";
-          threadStatus = "error";
-          failure = { error: (error as Error)?.name ?? "Error", message: (error as Error)?.message ?? String(error) };
-          await events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
-        }
+        await checkpointLost(error);
       }
     }
     if (status === "success" && !tracked.interrupted && tracked.values !== undefined) {
@@ -388,10 +393,7 @@ export class RunExecutor {
       try {
         await checkpointer!.storeTaken!(run.run_id, held);
       } catch (cause) {
-        logger.warn({ err: cause, runId: run.run_id }, "cannot store the run's last checkpoint");
-        status = "error";
-        threadStatus = "error";
-        failure = { error: (cause as Error)?.name ?? "Error", message: (cause as Error)?.message ?? String(cause) };
+        await checkpointLost(cause);
       }
       next = await end();
     }
