@@ -196,7 +196,7 @@ export class RuntimeCheckpointer extends PostgresSaver {
 
   /** Runs holding their latest root checkpoint back for the statement that ends them. */
   private readonly holds = new HeldCheckpoints(
-    (runId, ctes) => this.store(runId, statementOf(ctes)),
+    (runId, ctes) => this.storeTaken(runId, ctes),
     (batch) => this.stash.storeAlone(batch),
   );
 
@@ -234,7 +234,7 @@ export class RuntimeCheckpointer extends PostgresSaver {
     if (hold) this.holds.drop(hold);
   }
 
-  /** Stores a checkpoint taken with takeHeld alone (its run's end failed without it). */
+  /** Stores a checkpoint's `WITH` parts alone (one taken with takeHeld: its run's end failed without it). */
   async storeTaken(runId: string, ctes: Prisma.Sql): Promise<void> {
     await this.store(runId, statementOf(ctes));
   }

@@ -26,9 +26,8 @@ export interface RunHold {
   held?: HeldCheckpoint;
   /** Stores `held` alone at the end of the turn its save resolved in, unless something took it. */
   timer?: NodeJS.Immediate;
-  /** The held checkpoints sent so far, in order; rejected from the first that failed. */
+  /** The held checkpoints sent so far, in order; rejected from the first that failed, with its error. */
   storing: Promise<void>;
-  failure?: unknown;
 }
 
 export class HeldCheckpoints {
@@ -59,13 +58,7 @@ export class HeldCheckpoints {
    * graph's last saves), stored at once after those under way, as part of the same chain.
    */
   async save(state: RunHold, entry: HeldCheckpoint): Promise<void> {
-    if (state.open) return this.hold(state, entry);
-    try {
-      await this.send(state, entry);
-    } catch (error) {
-      await this.writesAlone(entry);
-      throw error;
-    }
+    return state.open ? this.hold(state, entry) : this.send(state, entry);
   }
 
   /**
@@ -152,9 +145,9 @@ export class HeldCheckpoints {
     state.storing = state.storing
       .then(() => this.store(state.runId, entry.ctes))
       .catch(async (error) => {
-        state.failure ??= error;
+        // The first failure, this one's or (the store skipped) one before it.
         await this.writesAlone(entry);
-        throw state.failure;
+        throw error;
       });
     // Whoever waits for it sees the failure; the chain itself must not be an unhandled rejection.
     state.storing.catch(() => undefined);

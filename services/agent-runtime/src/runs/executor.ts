@@ -27,6 +27,16 @@ interface Tracked {
   hold?: RunHold;
 }
 
+/** The runtime's checkpointer of a graph (a graph may have none, or another saver). */
+const checkpointerOf = (graph: { checkpointer?: unknown } | undefined) =>
+  graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined;
+
+/** A run's failure as its `error` event and its end tell it. */
+const failureOf = (error: unknown) => ({
+  error: (error as Error)?.name ?? "Error",
+  message: (error as Error)?.message ?? String(error),
+});
+
 /** The root graph's state chunk: the run's values, or the interrupt it stopped at. */
 function track(tracked: Tracked, payload: unknown): void {
   if (payload && typeof payload === "object" && "__interrupt__" in payload) tracked.interrupted = true;
@@ -187,7 +197,7 @@ export class RunExecutor {
         { ...config, configurable },
         { access: "threads.create_run", context: kwargs.context as Record<string, unknown> | undefined },
       );
-      const checkpointer = graph.checkpointer as Partial<RuntimeCheckpointer> | undefined;
+      const checkpointer = checkpointerOf(graph);
       checkpointer?.prefetch?.(run.run_id, run.thread_id, latest);
       // Its last checkpoint goes with the run's end (see holdCheckpoints), unless each must be
       // stored before the next step.
@@ -251,7 +261,7 @@ export class RunExecutor {
       await checkpointer?.settleHeld?.(tracked.hold);
     } catch (error) {
       const reason = controller.signal.reason;
-      const checkpointer = graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined;
+      const checkpointer = checkpointerOf(graph);
       if (reason instanceof SupersededError) {
         // The newer attempt owns the run now: this one leaves it as it is.
         checkpointer?.dropHeld?.(tracked.hold);
@@ -270,13 +280,12 @@ export class RunExecutor {
         return;
       } else {
         status = "error";
-        failure = { error: (error as Error)?.name ?? "Error", message: (error as Error)?.message ?? String(error) };
+        failure = failureOf(error);
         logger.warn({ err: error, runId: run.run_id }, "run failed");
         await events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
       }
     } finally {
-      const checkpointer = graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined;
-      checkpointer?.forgetPrefetch?.(run.run_id);
+      checkpointerOf(graph)?.forgetPrefetch?.(run.run_id);
       // A newer attempt of the run in this process has its own entry: leave it.
       if (this.active.get(run.run_id)?.controller === controller) this.active.delete(run.run_id);
     }
@@ -284,7 +293,7 @@ export class RunExecutor {
       await this.finish(run, graph, status, tracked, failure, protocol);
     } finally {
       // Whatever it held and its end did not take (it failed first) is not kept.
-      (graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined)?.dropHeld?.(tracked.hold);
+      checkpointerOf(graph)?.dropHeld?.(tracked.hold);
     }
   }
 
@@ -299,6 +308,8 @@ export class RunExecutor {
     const { runs, events, queue, logger } = this.deps;
     let threadStatus: ThreadStatus = status === "error" ? "error" : "idle";
     let state: { values: string; interrupts: object } | null = null;
+    // The common case: the run went to the end (its status can still turn to error below).
+    const wentToEnd = () => status === "success" && !tracked.interrupted && tracked.values !== undefined;
     // Its last checkpoint cannot be stored: the run failed, as it would have had that save failed
     // (its thread keeps the state of the checkpoints stored).
     const checkpointLost = async (cause: unknown) => {
@@ -307,12 +318,12 @@ export class RunExecutor {
       if (status === "error") return;
       status = "error";
       threadStatus = "error";
-      failure = { error: (cause as Error)?.name ?? "Error", message: (cause as Error)?.message ?? String(cause) };
+      failure = failureOf(cause);
       await events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
     };
     // Rollback: what the run wrote goes, then the run itself. The graph may still be finishing
     // writes in the background: they are dropped, and those under way stored, before the delete.
-    const checkpointer = graph?.checkpointer as Partial<RuntimeCheckpointer> | undefined;
+    const checkpointer = checkpointerOf(graph);
     if (tracked.cancelled === "rollback") {
       checkpointer?.dropHeld?.(tracked.hold);
       await checkpointer?.discardRun?.(run.run_id);
@@ -324,7 +335,7 @@ export class RunExecutor {
         ?.flushHeld?.(tracked.hold)
         .catch((error) => logger.warn({ err: error, runId: run.run_id }, "cannot store a cancelled run's checkpoint"));
       await checkpointer?.settleRun?.(run.run_id);
-    } else if (protocol || !(status === "success" && !tracked.interrupted && tracked.values !== undefined)) {
+    } else if (protocol || !wentToEnd()) {
       // Interrupted or failed: the state read below rests on its held checkpoints, stored first. A
       // protocol run's end is in its thread's log before the run is recorded ended: a client that
       // reads the thread's state on it must find its last checkpoint stored by then.
@@ -335,7 +346,7 @@ export class RunExecutor {
         await checkpointLost(error);
       }
     }
-    if (status === "success" && !tracked.interrupted && tracked.values !== undefined) {
+    if (wentToEnd()) {
       // The common case: the run went to the end; its last values chunk is the state.
       state = { values: serialize(tracked.values), interrupts: {} };
     } else if (graph) {
