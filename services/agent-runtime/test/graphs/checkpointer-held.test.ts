@@ -73,6 +73,12 @@ const checkpointSaves = () => pool.sent.filter((text) => /INSERT INTO "cp_held"\
 
 const history = (threadId: string) => historyOf(official, threadId);
 
+/** A run's config as the executor gives its graph: the run's id, and its attempt in the metadata. */
+const runConfig = (threadId: string, runId: string) => ({
+  configurable: { thread_id: threadId, run_id: runId },
+  metadata: { run_attempt: 1 },
+});
+
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Stores `WITH` parts as the run's end does (here alone). */
@@ -92,10 +98,7 @@ test("the run's end stores its last checkpoint, and the thread reads as the offi
   const runId = randomUUID();
   const hold = ours.holdCheckpoints(runId, 1);
   const before = checkpointSaves();
-  await sequence(ours).invoke(
-    { steps: ["input"] },
-    { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
-  );
+  await sequence(ours).invoke({ steps: ["input"] }, runConfig(threadId, runId));
   // As the runtime's end of a run does, right after the graph: the last checkpoint is still held.
   await ours.settleHeld(hold);
   const held = await ours.takeHeld(hold);
@@ -111,10 +114,7 @@ test("slow saves: the run's end waits for those under way, stored in order", asy
   const threadId = randomUUID();
   const runId = randomUUID();
   const hold = ours.holdCheckpoints(runId, 1);
-  await sequence(ours).invoke(
-    { steps: ["input"] },
-    { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
-  );
+  await sequence(ours).invoke({ steps: ["input"] }, runConfig(threadId, runId));
   await ours.settleHeld(hold);
   // Everything but the one the end carries is in, whatever sent it (a next save or the turn's end).
   expect(await history(threadId)).toHaveLength(3);
@@ -129,12 +129,9 @@ test("a failed save: nothing after it is stored, and the run's later saves and e
   const threadId = randomUUID();
   const runId = randomUUID();
   const hold = ours.holdCheckpoints(runId, 1);
-  await expect(
-    sequence(ours).invoke(
-      { steps: ["input"] },
-      { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
-    ),
-  ).rejects.toThrow("this checkpoint save fails");
+  await expect(sequence(ours).invoke({ steps: ["input"] }, runConfig(threadId, runId))).rejects.toThrow(
+    "this checkpoint save fails",
+  );
   await expect(ours.settleHeld(hold)).rejects.toThrow("this checkpoint save fails");
   expect(await ours.takeHeld(hold)).toBeUndefined();
   await nextTurn();
@@ -156,7 +153,7 @@ test("a checkpoint nothing takes is stored within the turn: the step after it fi
     secondStarted();
     await released;
     return { steps: ["second"] };
-  }).invoke({ steps: [] }, { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } });
+  }).invoke({ steps: [] }, runConfig(threadId, runId));
   await started;
   // While the second step runs, the checkpoint it started from (after `first`) is in the table.
   let steps: unknown[] = [];
@@ -182,10 +179,7 @@ test("each attempt of a run holds its own: an older attempt's saves stay out of 
   const runId = randomUUID();
   const older = ours.holdCheckpoints(runId, 1);
   const newer = ours.holdCheckpoints(runId, 2);
-  await sequence(ours).invoke(
-    { steps: [] },
-    { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
-  );
+  await sequence(ours).invoke({ steps: [] }, runConfig(threadId, runId));
   ours.dropHeld(newer);
   await ours.settleHeld(older);
   expect(await ours.takeHeld(older)).toBeDefined();
@@ -195,10 +189,7 @@ test("a rolled-back run's held checkpoint is dropped, not stored", async () => {
   const threadId = randomUUID();
   const runId = randomUUID();
   const hold = ours.holdCheckpoints(runId, 1);
-  await sequence(ours).invoke(
-    { steps: [] },
-    { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
-  );
+  await sequence(ours).invoke({ steps: [] }, runConfig(threadId, runId));
   ours.dropHeld(hold);
   await ours.discardRun(runId);
   expect(await ours.takeHeld(hold)).toBeUndefined();
@@ -212,10 +203,7 @@ test("a run that does not hold (durability sync) stores every checkpoint as it i
   const threadId = randomUUID();
   const runId = randomUUID();
   const before = checkpointSaves();
-  await sequence(ours).invoke(
-    { steps: [] },
-    { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 } },
-  );
+  await sequence(ours).invoke({ steps: [] }, runConfig(threadId, runId));
   expect(checkpointSaves() - before).toBe(4);
   expect(await history(threadId)).toHaveLength(4);
 });
