@@ -1,7 +1,7 @@
 // langgraph.json's TTL sections: store.ttl gives items written without a ttl an expiry (1.2 s
 // here), reads leave it alone when refresh_on_read is false, and the sweeper removes expired rows;
-// checkpointer.ttl gives threads created without a ttl an expiry and the sweeper applies its
-// strategy. Sweeps run in one process of a deployment at a time (an advisory lock).
+// checkpointer.ttl gives threads created without a ttl an expiry (3 s here) and the sweeper
+// applies its strategy. Sweeps run in one process of a deployment at a time (an advisory lock).
 import path from "node:path";
 import pg from "pg";
 import { readGraphProject } from "../../src/graphs/config";
@@ -59,9 +59,13 @@ it("store.ttl: items written without a ttl expire by default, reads do not refre
 });
 
 it("checkpointer.ttl: threads created without a ttl are swept when it passes; a thread's own ttl wins", async () => {
-  const fleeting = await rt.client.threads.create();
+  const input = { messages: [{ role: "user", content: "hi" }] };
   const kept = await rt.client.threads.create({ ttl: { ttl: 60, strategy: "delete" } });
-  await rt.client.runs.wait(fleeting.thread_id, "agent", { input: { messages: [{ role: "user", content: "hi" }] } });
+  // The graph's first run (its loading) goes to the kept thread: the fleeting one's run must end
+  // within its 3 s, even on a loaded machine, or the sweep deletes the thread under it.
+  await rt.client.runs.wait(kept.thread_id, "agent", { input });
+  const fleeting = await rt.client.threads.create();
+  await rt.client.runs.wait(fleeting.thread_id, "agent", { input });
   const gone = await until(async () => {
     const answer = await fetch(`${rt.url}/threads/${fleeting.thread_id}`);
     return answer.status === 404;
