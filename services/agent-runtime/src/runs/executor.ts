@@ -306,7 +306,8 @@ export class RunExecutor {
     protocol = this.protocolEvents(run),
   ): Promise<void> {
     const { runs, events, queue, logger } = this.deps;
-    let threadStatus: ThreadStatus = status === "error" ? "error" : "idle";
+    // (Widened: the closures below may set it to any status.)
+    let threadStatus = (status === "error" ? "error" : "idle") as ThreadStatus;
     let state: { values: string; interrupts: object } | null = null;
     // The common case: the run went to the end (its status can still turn to error below).
     const wentToEnd = () => status === "success" && !tracked.interrupted && tracked.values !== undefined;
@@ -346,11 +347,10 @@ export class RunExecutor {
         await checkpointLost(error);
       }
     }
-    if (wentToEnd()) {
-      // The common case: the run went to the end; its last values chunk is the state.
-      state = { values: serialize(tracked.values), interrupts: {} };
-    } else if (graph) {
-      // Interrupted, failed or cancelled: read the state back for its pending tasks.
+    // Interrupted, failed or cancelled: the state is read back from what was stored, for its
+    // pending tasks (and so the thread's values agree with its state).
+    const readBack = async () => {
+      if (!graph) return;
       try {
         const snapshot = await graph.getState({ configurable: { thread_id: run.thread_id, checkpoint_ns: "" } });
         const interrupts = interruptsOf(snapshot);
@@ -361,7 +361,10 @@ export class RunExecutor {
       } catch (error) {
         logger.warn({ err: error, runId: run.run_id }, "cannot read the thread state after a run");
       }
-    }
+    };
+    // The common case: the run went to the end; its last values chunk is the state.
+    if (wentToEnd()) state = { values: serialize(tracked.values), interrupts: {} };
+    else await readBack();
     // The run's outcome is known: a connection fault here is waited out, not turned into a failure.
     // The root's terminal lifecycle before the thread is freed: the thread's next run (queued, or
     // the one that interrupted this one) cannot start, and write its own, before it.
@@ -405,6 +408,7 @@ export class RunExecutor {
         await checkpointer!.storeTaken!(run.run_id, held);
       } catch (cause) {
         await checkpointLost(cause);
+        await readBack();
       }
       next = await end();
     }

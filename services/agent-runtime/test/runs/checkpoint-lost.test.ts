@@ -61,6 +61,8 @@ test("a run whose last checkpoint is refused ends as error; its thread keeps the
   expect(await steps(threadId)).toEqual([0, -1]);
   const state = await rt.client.threads.getState<{ messages: { content: string }[] }>(threadId);
   expect(state.values.messages.map((message) => message.content)).toEqual(["hello"]);
+  // The thread's values are its state's, not those from before the run.
+  expect(thread.values).toEqual(state.values);
 
   // Once the fault is gone, the thread takes runs again, from what was stored.
   await pool.query("DELETE FROM refused_threads WHERE thread_id = $1", [threadId]);
@@ -88,6 +90,7 @@ test("a run stopping for approval whose checkpoint is refused ends as error, not
   expect(await steps(threadId)).toEqual([0, -1]);
   const state = await rt.client.threads.getState<{ draft?: string; steps: string[] }>(threadId);
   expect(state.values).toMatchObject({ draft: "proposal: ship it", steps: ["propose"] });
+  expect(thread.values).toEqual(state.values);
 
   // Resumed once the fault is gone: the proposal is not made again, and the review waits for approval.
   await pool.query("DELETE FROM refused_threads WHERE thread_id = $1", [threadId]);
