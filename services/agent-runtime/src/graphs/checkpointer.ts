@@ -4,7 +4,14 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import pg from "pg";
 import { prepared } from "../common/prepared";
 import { Prisma } from "../generated/prisma/client";
-import { HeldCheckpoints, type RunHold } from "./held-checkpoints";
+import {
+  checkpointCtes,
+  statementOf,
+  writeColumns,
+  type CheckpointRows,
+  type CheckpointTables,
+} from "./checkpoint-statement";
+import { HeldCheckpoints, type HeldCheckpoint, type RunHold } from "./held-checkpoints";
 import { WriteStash, type WriteBatch, type WriteRow } from "./write-stash";
 
 type PutArgs = Parameters<PostgresSaver["put"]>;
@@ -17,23 +24,12 @@ const NOT_METADATA = new Set(["checkpoint_ns", "checkpoint_id", "checkpoint_map"
 /** JSON scalars only (configurable may also carry callbacks, stores, functions, objects). */
 const isPlain = (value: unknown): boolean => value === null || ["string", "number", "boolean"].includes(typeof value);
 
-const bytes = (value: Uint8Array | undefined): Buffer | null =>
-  value ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null;
-
-/** A statement of `WITH` parts alone. */
-const statementOf = (ctes: Prisma.Sql): pg.QueryConfig => {
-  const sql = Prisma.sql`WITH ${ctes} SELECT 1`;
-  return prepared(sql.text, sql.values as unknown[]);
-};
-
-/** Task writes as the five arrays a statement unnests: task id, index, channel, type, blob. */
-const writeColumns = (rows: WriteRow[]) => [
-  rows.map((row) => row.taskId),
-  rows.map((row) => row.idx),
-  rows.map((row) => row.channel),
-  rows.map((row) => row.type),
-  rows.map((row) => bytes(row.blob)),
-];
+/** A run's held checkpoints, taken for the statement that ends the run. */
+export interface TakenCheckpoints {
+  /** Their statement's `WITH` parts. */
+  ctes: Prisma.Sql;
+  entries: HeldCheckpoint[];
+}
 
 /**
  * A bytea of the checkpoint read's blob arrays: its text form as the read answers it (see
@@ -103,7 +99,7 @@ const rowsOfBytes = <T extends Blob[]>(rows: T[] | null): T[] | null =>
  *   holdCheckpoints).
  */
 export class RuntimeCheckpointer extends PostgresSaver {
-  private readonly tables: { checkpoints: string; blobs: string; writes: string };
+  private readonly tables: CheckpointTables;
 
   /** Task writes waiting to be stored with their thread's next checkpoint. */
   private readonly stash = new WriteStash((batch) => this.store(batch.runId, this.writesStatement(batch, false)));
@@ -194,18 +190,18 @@ export class RuntimeCheckpointer extends PostgresSaver {
     };
   }
 
-  /** Runs holding their latest root checkpoint back for the statement that ends them. */
+  /** Runs holding their latest root checkpoints back for the statement that ends them. */
   private readonly holds = new HeldCheckpoints(
-    (runId, ctes) => this.storeTaken(runId, ctes),
+    (runId, checkpoints) => this.store(runId, statementOf(checkpointCtes(this.tables, checkpoints))),
     (batch) => this.stash.storeAlone(batch),
   );
 
   /**
-   * From now on, the run's latest root checkpoint is held back (see HeldCheckpoints): its save
-   * resolves at once, and the run's end can store its last one (takeHeld), a round trip fewer per
-   * run. Not for `durability: "sync"`, which waits for each checkpoint to be stored. `attempt` is
-   * the run's metadata `run_attempt`, which its saves carry. The answer is this attempt's hold,
-   * for the calls below.
+   * From now on, the run's latest root checkpoints are held back (see HeldCheckpoints): their
+   * saves resolve at once, several go in one statement, and the run's end can store its last
+   * ones (takeHeld): round trips fewer per run. Not for `durability: "sync"`, which waits for each
+   * checkpoint to be stored. `attempt` is the run's metadata `run_attempt`, which its saves carry.
+   * The answer is this attempt's hold, for the calls below.
    */
   holdCheckpoints(runId: string, attempt: unknown): RunHold {
     return this.holds.start(runId, attempt);
@@ -216,27 +212,39 @@ export class RuntimeCheckpointer extends PostgresSaver {
     if (hold) await this.holds.settle(hold);
   }
 
-  /** Stores the run's held checkpoint now (before reading the thread's state); fails if it fails. */
+  /** Stores the run's held checkpoints now (before reading the thread's state); fails if one fails. */
   async flushHeld(hold: RunHold | undefined): Promise<void> {
     if (hold) await this.holds.flush(hold);
   }
 
-  /** The run's held checkpoint as `WITH` parts, for the statement that ends the run to store. */
-  async takeHeld(hold: RunHold | undefined): Promise<Prisma.Sql | undefined> {
-    return hold ? this.holds.take(hold) : undefined;
+  /** The run's held checkpoints, for the statement that ends the run to store (as its `WITH` parts). */
+  async takeHeld(hold: RunHold | undefined): Promise<TakenCheckpoints | undefined> {
+    const entries = hold ? await this.holds.take(hold) : undefined;
+    return (
+      entries && {
+        ctes: checkpointCtes(
+          this.tables,
+          entries.map((entry) => entry.rows),
+        ),
+        entries,
+      }
+    );
   }
 
   /**
-   * Drops the run's held checkpoint: its attempt stops without ending the run (superseded), and
+   * Drops the run's held checkpoints: its attempt stops without ending the run (superseded), and
    * the next resumes from the last checkpoint stored, as after a failed save.
    */
   dropHeld(hold: RunHold | undefined): void {
     if (hold) this.holds.drop(hold);
   }
 
-  /** Stores a checkpoint's `WITH` parts alone (one taken with takeHeld: its run's end failed without it). */
-  async storeTaken(runId: string, ctes: Prisma.Sql): Promise<void> {
-    await this.store(runId, statementOf(ctes));
+  /**
+   * Stores checkpoints taken with takeHeld without the run's end (its statement failed with them):
+   * in order, as many as can be; fails with the first that cannot be stored.
+   */
+  async storeTaken(runId: string, taken: TakenCheckpoints): Promise<void> {
+    await this.holds.storeInOrder(runId, taken.entries);
   }
 
   /** Runs whose writes are dropped (rolled back), and each run's statements under way. */
@@ -317,13 +325,16 @@ export class RuntimeCheckpointer extends PostgresSaver {
         this._dumpMetadata({ ...extra, ...metadata } as PutArgs[2]),
       ]);
       writes = this.stash.take(threadId, checkpointNs, parentId);
-      const ctes = this.checkpointCtes(
-        { threadId, ns: checkpointNs, id: checkpoint.id, parentId: parentId ?? null },
+      const rows: CheckpointRows = {
+        threadId,
+        ns: checkpointNs,
+        id: checkpoint.id,
+        parentId: parentId ?? null,
         blobs,
-        this._dumpCheckpoint(checkpoint),
-        serializedMetadata,
-        writes?.rows,
-      );
+        checkpoint: this._dumpCheckpoint(checkpoint),
+        metadata: serializedMetadata,
+        writes: writes?.rows,
+      };
       const hold =
         checkpointNs === "" && typeof runId === "string"
           ? this.holds.of(runId, config.metadata?.run_attempt)
@@ -333,9 +344,9 @@ export class RuntimeCheckpointer extends PostgresSaver {
         const taken = writes;
         writes = undefined;
         taken?.settle();
-        await this.holds.save(hold, { ctes, writes: taken });
+        await this.holds.save(hold, { rows, writes: taken });
       } else {
-        await this.store(runId, statementOf(ctes));
+        await this.store(runId, statementOf(checkpointCtes(this.tables, [rows])));
         writes?.settle();
       }
     } catch (error) {
@@ -347,41 +358,6 @@ export class RuntimeCheckpointer extends PostgresSaver {
       this.stash.saveEnded(threadId, checkpointNs);
     }
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
-  }
-
-  /**
-   * A checkpoint's statement as the parts of a `WITH`: its blobs, its parent's task writes (the
-   * step it applies) and its row, each one multi-row insert; a run's end can carry them.
-   */
-  private checkpointCtes(
-    address: { threadId: string; ns: string; id: string; parentId: string | null },
-    blobs: [string, string, string, string, string, Uint8Array | undefined][],
-    checkpoint: unknown,
-    metadata: unknown,
-    writes: WriteRow[] | undefined,
-  ): Prisma.Sql {
-    const { threadId, ns, id, parentId } = address;
-    const [taskIds, idxs, channels, types, writeBlobs] = writes ? writeColumns(writes) : [];
-    const storeWrites = writes
-      ? Prisma.sql`, cp_writes AS (
-         INSERT INTO ${Prisma.raw(this.tables.writes)} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-         SELECT ${threadId}, ${ns}, ${parentId}, task_id, idx, channel, type, blob
-         FROM unnest(${taskIds}::text[], ${idxs}::int[], ${channels}::text[], ${types}::text[], ${writeBlobs}::bytea[]) AS w(task_id, idx, channel, type, blob)
-         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO NOTHING
-       )`
-      : Prisma.empty;
-    return Prisma.sql`cp_blobs AS (
-         INSERT INTO ${Prisma.raw(this.tables.blobs)} (thread_id, checkpoint_ns, channel, version, type, blob)
-         SELECT ${threadId}, ${ns}, channel, version, type, blob
-         FROM unnest(${blobs.map((blob) => blob[2])}::text[], ${blobs.map((blob) => blob[3])}::text[],
-           ${blobs.map((blob) => blob[4])}::text[], ${blobs.map((blob) => bytes(blob[5]))}::bytea[]) AS b(channel, version, type, blob)
-         ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
-       )${storeWrites}, cp AS (
-         INSERT INTO ${Prisma.raw(this.tables.checkpoints)} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
-         VALUES (${threadId}, ${ns}, ${id}, ${parentId}, ${checkpoint}, ${metadata})
-         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
-         DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata
-       )`;
   }
 
   /** One statement storing a batch of task writes (`upsert`: they replace earlier ones). */

@@ -1,18 +1,20 @@
-// A run's latest root checkpoint, held back so that the statement ending the run can store it: a
-// round trip fewer per run. LangGraph saves a checkpoint after each step without waiting for it
-// (its default `async` durability) and waits for every save only as the run ends; the runtime then
-// ends the run with a statement of its own. A held checkpoint is stored by whichever comes first:
-// the next checkpoint's save (which stores it first, and answers for it), the end of the turn of
-// the event loop in which its save resolved (alone: a step that runs on starts from a stored
-// checkpoint), or the run's end (carried by its statement). Held checkpoints are stored in the
-// order they were saved, one after another; once one fails, none after it is, and the run's next
+// A run's latest root checkpoints, held back so that one statement stores several of them, and
+// the statement ending the run its last ones: round trips fewer per run. LangGraph saves a
+// checkpoint after each step without waiting for it (its default `async` durability) and waits
+// for every save only as the run ends; the runtime then ends the run with a statement of its own.
+// Checkpoints held are stored together by whichever comes first: the end of the turn of the event
+// loop in which a save resolved (a step that runs on, a model call, starts from a stored
+// checkpoint), or the run's end (carried by its statement). A graph whose steps do not wait for
+// anything saves them all within one turn: its run's end stores them all. Held checkpoints are
+// stored in the order they were saved (one statement is atomic; should one of several fail, they
+// are stored one by one, as many as can be); once one fails, none after it is, and the run's next
 // save, or its end, fails with it: as when a save fails, the run resumes from the last one stored.
-import { Prisma } from "../generated/prisma/client";
+import type { CheckpointRows } from "./checkpoint-statement";
 import type { WriteBatch } from "./write-stash";
 
-/** A checkpoint's statement (as `WITH` parts) held back, and the task writes it carries. */
+/** A checkpoint held back, and the task writes it carries. */
 export interface HeldCheckpoint {
-  ctes: Prisma.Sql;
+  rows: CheckpointRows;
   /** Settled already: they count as stored with the checkpoint. */
   writes: WriteBatch | undefined;
 }
@@ -23,8 +25,9 @@ export interface RunHold {
   readonly key: string;
   /** Its graph still runs: its next save may come. */
   open: boolean;
-  held?: HeldCheckpoint;
-  /** Stores `held` alone at the end of the turn its save resolved in, unless something took it. */
+  /** Held, not sent yet, in the order they were saved. */
+  held: HeldCheckpoint[];
+  /** Stores `held` at the end of the turn a save resolved in, unless something took them. */
   timer?: NodeJS.Immediate;
   /** The held checkpoints sent so far, in order; rejected from the first that failed, with its error. */
   storing: Promise<void>;
@@ -35,15 +38,15 @@ export class HeldCheckpoints {
   private readonly runs = new Map<string, RunHold>();
 
   constructor(
-    /** Stores a checkpoint's statement alone. */
-    private readonly store: (runId: string, ctes: Prisma.Sql) => Promise<void>,
+    /** Stores checkpoints (of one run, in order) with one statement. */
+    private readonly store: (runId: string, checkpoints: CheckpointRows[]) => Promise<void>,
     /** Stores task writes alone (those of a checkpoint that failed, or that a failure stopped). */
     private readonly storeWrites: (batch: WriteBatch) => Promise<void>,
   ) {}
 
   start(runId: string, attempt: unknown): RunHold {
     const key = `${runId}\u0000${attempt}`;
-    const state: RunHold = { runId, key, open: true, storing: Promise.resolve() };
+    const state: RunHold = { runId, key, open: true, held: [], storing: Promise.resolve() };
     this.runs.set(key, state);
     return state;
   }
@@ -58,37 +61,36 @@ export class HeldCheckpoints {
    * graph's last saves), stored at once after those under way, as part of the same chain.
    */
   async save(state: RunHold, entry: HeldCheckpoint): Promise<void> {
-    return state.open ? this.hold(state, entry) : this.send(state, entry);
+    return state.open ? this.hold(state, entry) : this.send(state, [entry]);
   }
 
   /**
-   * Holds a checkpoint just saved; resolves once the one held before it (if any) is stored, and
-   * fails if that, or any held checkpoint of the run before it, failed.
+   * Holds a checkpoint just saved; resolves once those sent before it (if any) are stored, and
+   * fails if one of them failed.
    */
   private async hold(state: RunHold, entry: HeldCheckpoint): Promise<void> {
-    const previous = state.held;
-    state.held = entry;
+    state.held.push(entry);
     this.clearTimer(state);
     try {
-      await (previous ? this.send(state, previous) : state.storing);
+      await state.storing;
     } catch (error) {
       // Nothing after a checkpoint that failed is stored: it would have no parent.
-      if (state.held === entry) state.held = undefined;
-      await this.writesAlone(entry);
+      state.held = state.held.filter((held) => held !== entry);
+      await this.writesAlone([entry]);
       throw error;
     }
     // The turn counts from when the graph goes on, as this save resolves.
-    if (state.held === entry && state.open) {
+    if (state.open && state.held.length && !state.timer) {
       state.timer = setImmediate(() => {
         state.timer = undefined;
-        if (state.held !== entry) return;
-        state.held = undefined;
-        this.send(state, entry).catch(() => undefined);
+        const entries = state.held;
+        state.held = [];
+        if (entries.length) this.send(state, entries).catch(() => undefined);
       });
     }
   }
 
-  /** The graph is done: nothing more is held, and the held checkpoint waits for the run's end. */
+  /** The graph is done: nothing more is held, and the held checkpoints wait for the run's end. */
   stop(state: RunHold): void {
     state.open = false;
     this.clearTimer(state);
@@ -101,34 +103,60 @@ export class HeldCheckpoints {
   }
 
   /**
-   * The graph is done: stores the held checkpoint now, after those under way (before reading the
-   * thread's state); fails if it, or one before it, failed.
+   * The graph is done: stores the held checkpoints now, after those under way (before reading the
+   * thread's state); fails if one of them, or one before them, failed.
    */
   async flush(state: RunHold): Promise<void> {
     this.stop(state);
-    const entry = state.held;
-    state.held = undefined;
-    await (entry ? this.send(state, entry) : state.storing);
+    const entries = state.held;
+    state.held = [];
+    await (entries.length ? this.send(state, entries) : state.storing);
   }
 
   /**
-   * The held checkpoint as `WITH` parts, for the run's end to store (once those under way are
-   * stored); the run's hold is over.
+   * The held checkpoints, in order, for the run's end to store (once those under way are stored);
+   * the run's hold is over. None: nothing is held.
    */
-  async take(state: RunHold): Promise<Prisma.Sql | undefined> {
+  async take(state: RunHold): Promise<HeldCheckpoint[] | undefined> {
     this.stop(state);
     await state.storing.catch(() => undefined);
-    const entry = state.held;
-    state.held = undefined;
+    const entries = state.held;
+    state.held = [];
     this.forget(state);
-    return entry?.ctes;
+    return entries.length ? entries : undefined;
   }
 
-  /** Drops the held checkpoint (a rollback, or an attempt that stops without ending its run). */
+  /** Drops the held checkpoints (a rollback, or an attempt that stops without ending its run). */
   drop(state: RunHold): void {
     this.stop(state);
-    state.held = undefined;
+    state.held = [];
     this.forget(state);
+  }
+
+  /**
+   * Stores checkpoints in order: with one statement, or, should it fail, one by one, as many as
+   * can be (the writes of those that cannot go alone); fails with the first that failed.
+   */
+  async storeInOrder(runId: string, entries: HeldCheckpoint[]): Promise<void> {
+    if (entries.length > 1) {
+      try {
+        await this.store(
+          runId,
+          entries.map((entry) => entry.rows),
+        );
+        return;
+      } catch {
+        // One of them may be at fault: the others before it are stored without it, below.
+      }
+    }
+    for (let index = 0; index < entries.length; index++) {
+      try {
+        await this.store(runId, [entries[index].rows]);
+      } catch (error) {
+        await this.writesAlone(entries.slice(index));
+        throw error;
+      }
+    }
   }
 
   private forget(state: RunHold): void {
@@ -140,22 +168,25 @@ export class HeldCheckpoints {
     state.timer = undefined;
   }
 
-  /** Stores a held checkpoint after those sent before it; none once one has failed. */
-  private send(state: RunHold, entry: HeldCheckpoint): Promise<void> {
-    state.storing = state.storing
-      .then(() => this.store(state.runId, entry.ctes))
-      .catch(async (error) => {
-        // The first failure, this one's or (the store skipped) one before it.
-        await this.writesAlone(entry);
+  /** Stores held checkpoints after those sent before them; none once one has failed. */
+  private send(state: RunHold, entries: HeldCheckpoint[]): Promise<void> {
+    state.storing = state.storing.then(
+      () => this.storeInOrder(state.runId, entries),
+      async (error) => {
+        // One before them failed: they are not stored, their writes are.
+        await this.writesAlone(entries);
         throw error;
-      });
+      },
+    );
     // Whoever waits for it sees the failure; the chain itself must not be an unhandled rejection.
     state.storing.catch(() => undefined);
     return state.storing;
   }
 
-  /** A held checkpoint's writes, alone: its step's finished tasks are not lost with it. */
-  private async writesAlone(entry: HeldCheckpoint): Promise<void> {
-    if (entry.writes) await this.storeWrites(entry.writes).catch(() => undefined);
+  /** Held checkpoints' writes, alone: their steps' finished tasks are not lost with them. */
+  private async writesAlone(entries: HeldCheckpoint[]): Promise<void> {
+    for (const entry of entries) {
+      if (entry.writes) await this.storeWrites(entry.writes).catch(() => undefined);
+    }
   }
 }

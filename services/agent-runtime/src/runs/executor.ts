@@ -379,7 +379,7 @@ export class RunExecutor {
         logger.warn({ err: error, runId: run.run_id }, "cannot write the run's last protocol event"),
       );
     }
-    // The run's last checkpoint, held back, is stored by the same statement.
+    // The run's last checkpoints, held back, are stored by the same statement.
     const held = await checkpointer?.takeHeld?.(tracked.hold);
     const end = (also?: typeof held) =>
       retryTransient(
@@ -389,7 +389,7 @@ export class RunExecutor {
             threadStatus,
             state,
             tracked.cancelled === "rollback",
-            also,
+            also?.ctes,
           ),
         {
           attempts: 30,

@@ -1,9 +1,9 @@
-// A run's latest root checkpoint is held back for a turn of the event loop, so that the statement
-// ending the run stores its last one: a round trip fewer per run. What is stored is what the
-// official saver stores; a checkpoint is never held past the turn it was saved in (a step that
-// runs on finds it stored); held checkpoints are stored in order, and the run's end waits for
-// those under way; none is stored after one that failed; a rolled-back run's is dropped; a run
-// that does not hold stores each at once.
+// A run's latest root checkpoints are held back for a turn of the event loop, so that one
+// statement stores those saved within it, and the statement ending the run its last ones: round
+// trips fewer per run. What is stored is what the official saver stores; a checkpoint is never held
+// past the turn it was saved in (a step that runs on finds it stored); held checkpoints are stored
+// in order, and the run's end waits for those under way; those before one that fails are stored,
+// none after it; a rolled-back run's are dropped; a run that does not hold stores each at once.
 import { randomUUID } from "node:crypto";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
@@ -14,25 +14,28 @@ import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
 import { historyOf } from "../support/checkpoint-history";
 import { RecordingPool } from "../support/recording-pool";
 
-/** A real pool whose checkpoint saves can be slowed down, or made to fail once. */
+/** A real pool whose checkpoint saves can be slowed down, or refuse the checkpoint of one step. */
 class FaultyPool extends RecordingPool {
   delayMs = 0;
-  /** The number (from 1) of the next checkpoint save to fail. */
-  failSave?: number;
-  private saves = 0;
+  /** Every statement storing the checkpoint of this step fails. */
+  failStep?: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: any[]): any {
     const text: string = typeof args[0] === "string" ? args[0] : args[0].text;
     if (!/INSERT INTO "cp_held"\.checkpoints /.test(text)) return super.query(...args);
-    this.saves += 1;
-    if (this.saves === this.failSave) return Promise.reject(new Error("this checkpoint save fails"));
+    const values: unknown[] = (typeof args[0] === "string" ? args[1] : args[0].values) ?? [];
+    const steps = values
+      .map((value) => (value as { step?: unknown } | null)?.step)
+      .filter((step) => step !== undefined);
+    if (this.failStep !== undefined && steps.includes(this.failStep)) {
+      return Promise.reject(new Error("this checkpoint save fails"));
+    }
     if (!this.delayMs) return super.query(...args);
     return new Promise((resolve) => setTimeout(resolve, this.delayMs)).then(() => super.query(...args));
   }
   reset(): void {
     this.delayMs = 0;
-    this.failSave = undefined;
-    this.saves = 0;
+    this.failStep = undefined;
   }
 }
 
@@ -57,7 +60,7 @@ afterAll(async () => {
 
 const State = Annotation.Root({ steps: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }) });
 
-/** start -> first -> second: four checkpoints. */
+/** start -> first -> second: four checkpoints (steps -1 to 2). */
 type Update = { steps: string[] };
 function sequence(saver: BaseCheckpointSaver, second: () => Update | Promise<Update> = () => ({ steps: ["second"] })) {
   return new StateGraph(State)
@@ -81,6 +84,12 @@ const runConfig = (threadId: string, runId: string) => ({
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A second step that waits (a model call, say): the turn its graph was in ends. */
+const waiting = async () => {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  return { steps: ["second"] };
+};
+
 /** Stores `WITH` parts as the run's end does (here alone). */
 async function storeParts(parts: Prisma.Sql): Promise<void> {
   const statement = Prisma.sql`WITH ${parts} SELECT 1`;
@@ -93,19 +102,20 @@ async function reference(): Promise<Awaited<ReturnType<typeof history>>> {
   return history(threadId);
 }
 
-test("the run's end stores its last checkpoint, and the thread reads as the official saver's", async () => {
+test("checkpoints saved within one turn go with the run's end, and the thread reads as the official saver's", async () => {
   const threadId = randomUUID();
   const runId = randomUUID();
   const hold = ours.holdCheckpoints(runId, 1);
   const before = checkpointSaves();
   await sequence(ours).invoke({ steps: ["input"] }, runConfig(threadId, runId));
-  // As the runtime's end of a run does, right after the graph: the last checkpoint is still held.
+  // As the runtime's end of a run does, right after the graph: no step waited, all four are held.
   await ours.settleHeld(hold);
   const held = await ours.takeHeld(hold);
-  expect(held).toBeDefined();
-  expect(checkpointSaves() - before).toBe(3);
-  expect(await history(threadId)).toHaveLength(3);
-  await storeParts(held!);
+  expect(held?.entries).toHaveLength(4);
+  expect(checkpointSaves() - before).toBe(0);
+  expect(await history(threadId)).toHaveLength(0);
+  await storeParts(held!.ctes);
+  expect(checkpointSaves() - before).toBe(1);
   expect(await history(threadId)).toEqual(await reference());
 });
 
@@ -114,31 +124,45 @@ test("slow saves: the run's end waits for those under way, stored in order", asy
   const threadId = randomUUID();
   const runId = randomUUID();
   const hold = ours.holdCheckpoints(runId, 1);
-  await sequence(ours).invoke({ steps: ["input"] }, runConfig(threadId, runId));
+  const before = checkpointSaves();
+  await sequence(ours, waiting).invoke({ steps: ["input"] }, runConfig(threadId, runId));
   await ours.settleHeld(hold);
-  // Everything but the one the end carries is in, whatever sent it (a next save or the turn's end).
+  // The three saved before the second step waited went together as its turn ended; they are in.
+  expect(checkpointSaves() - before).toBe(1);
   expect(await history(threadId)).toHaveLength(3);
   const held = await ours.takeHeld(hold);
-  expect(held).toBeDefined();
-  await storeParts(held!);
+  expect(held?.entries).toHaveLength(1);
+  await storeParts(held!.ctes);
   expect(await history(threadId)).toEqual(await reference());
 });
 
-test("a failed save: nothing after it is stored, and the run's later saves and end fail with it", async () => {
-  pool.failSave = 2;
+test("a refused checkpoint: those before it are stored, none after it, and the run's later saves and end fail", async () => {
+  pool.failStep = 0;
   const threadId = randomUUID();
   const runId = randomUUID();
   const hold = ours.holdCheckpoints(runId, 1);
-  await expect(sequence(ours).invoke({ steps: ["input"] }, runConfig(threadId, runId))).rejects.toThrow(
+  await expect(sequence(ours, waiting).invoke({ steps: ["input"] }, runConfig(threadId, runId))).rejects.toThrow(
     "this checkpoint save fails",
   );
   await expect(ours.settleHeld(hold)).rejects.toThrow("this checkpoint save fails");
   expect(await ours.takeHeld(hold)).toBeUndefined();
   await nextTurn();
-  // The input checkpoint only, with the first step's writes stored alone (not lost with it).
+  // Steps -1 to 1 went in one statement, which failed; then one by one: the input checkpoint is
+  // stored, with the first step's writes stored alone (not lost with the refused one).
   const written = await history(threadId);
   expect(written.map((step) => step.step)).toEqual([-1]);
   expect(written[0].writes.length).toBeGreaterThan(0);
+});
+
+test("the run's end stores what it can of its checkpoints when their statement fails", async () => {
+  const threadId = randomUUID();
+  const runId = randomUUID();
+  const hold = ours.holdCheckpoints(runId, 1);
+  await sequence(ours).invoke({ steps: ["input"] }, runConfig(threadId, runId));
+  const held = await ours.takeHeld(hold);
+  pool.failStep = 1;
+  await expect(ours.storeTaken(runId, held!)).rejects.toThrow("this checkpoint save fails");
+  expect((await history(threadId)).map((step) => step.step)).toEqual([0, -1]);
 });
 
 test("a checkpoint nothing takes is stored within the turn: the step after it finds it stored", async () => {
@@ -185,7 +209,7 @@ test("each attempt of a run holds its own: an older attempt's saves stay out of 
   expect(await ours.takeHeld(older)).toBeDefined();
 });
 
-test("a rolled-back run's held checkpoint is dropped, not stored", async () => {
+test("a rolled-back run's held checkpoints are dropped, not stored", async () => {
   const threadId = randomUUID();
   const runId = randomUUID();
   const hold = ours.holdCheckpoints(runId, 1);
@@ -195,7 +219,7 @@ test("a rolled-back run's held checkpoint is dropped, not stored", async () => {
   expect(await ours.takeHeld(hold)).toBeUndefined();
   await nextTurn();
   await nextTurn();
-  expect(await history(threadId)).toHaveLength(3);
+  expect(await history(threadId)).toHaveLength(0);
   ours.forgetRun(runId);
 });
 

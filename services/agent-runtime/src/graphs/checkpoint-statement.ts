@@ -1,0 +1,89 @@
+// The statement that stores checkpoints: each one's blobs, its parent's task writes (the step it
+// applies) and its row, as multi-row inserts from arrays. One checkpoint or several (a run's
+// checkpoints held back together, see HeldCheckpoints) go in one statement, atomic as a whole.
+import pg from "pg";
+import { prepared } from "../common/prepared";
+import { Prisma } from "../generated/prisma/client";
+import type { WriteRow } from "./write-stash";
+
+/** A blob as the saver dumps it: thread, namespace, channel, version, type, bytes (none: empty). */
+export type BlobRow = [string, string, string, string, string, Uint8Array | undefined];
+
+/** What storing one checkpoint writes. */
+export interface CheckpointRows {
+  threadId: string;
+  ns: string;
+  id: string;
+  parentId: string | null;
+  blobs: BlobRow[];
+  checkpoint: unknown;
+  metadata: unknown;
+  /** The task writes of its parent checkpoint (the step it applies) that go with it. */
+  writes?: WriteRow[];
+}
+
+/** The saver's three tables, schema-qualified and quoted. */
+export interface CheckpointTables {
+  checkpoints: string;
+  blobs: string;
+  writes: string;
+}
+
+export const bytes = (value: Uint8Array | undefined): Buffer | null =>
+  value ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null;
+
+/** Task writes as the five arrays a statement unnests: task id, index, channel, type, blob. */
+export const writeColumns = (rows: WriteRow[]) => [
+  rows.map((row) => row.taskId),
+  rows.map((row) => row.idx),
+  rows.map((row) => row.channel),
+  rows.map((row) => row.type),
+  rows.map((row) => bytes(row.blob)),
+];
+
+/** A statement of `WITH` parts alone. */
+export const statementOf = (ctes: Prisma.Sql): pg.QueryConfig => {
+  const sql = Prisma.sql`WITH ${ctes} SELECT 1`;
+  return prepared(sql.text, sql.values as unknown[]);
+};
+
+/**
+ * Checkpoints of one thread and namespace (those of one run, in the order they were saved) as the
+ * parts of a `WITH`: all their blobs, all their task writes and all their rows, one multi-row
+ * insert each, which a run's end can carry. A checkpoint saved twice keeps its last save, as two
+ * statements would leave it.
+ */
+export function checkpointCtes(tables: CheckpointTables, list: CheckpointRows[]): Prisma.Sql {
+  const { threadId, ns } = list[0];
+  const byId = new Map(list.map((rows) => [rows.id, rows]));
+  const checkpoints = [...byId.values()];
+  const blobs = list.flatMap((rows) => rows.blobs);
+  const writes = list.flatMap((rows) =>
+    (rows.writes ?? []).map((write) => ({ ...write, checkpointId: rows.parentId })),
+  );
+  const [taskIds, idxs, channels, types, writeBlobs] = writeColumns(writes);
+  const storeWrites = writes.length
+    ? Prisma.sql`, cp_writes AS (
+         INSERT INTO ${Prisma.raw(tables.writes)} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+         SELECT ${threadId}, ${ns}, checkpoint_id, task_id, idx, channel, type, blob
+         FROM unnest(${writes.map((write) => write.checkpointId)}::text[], ${taskIds}::text[], ${idxs}::int[],
+           ${channels}::text[], ${types}::text[], ${writeBlobs}::bytea[]) AS w(checkpoint_id, task_id, idx, channel, type, blob)
+         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO NOTHING
+       )`
+    : Prisma.empty;
+  const rows = checkpoints.map(
+    (rows) => Prisma.sql`(${threadId}, ${ns}, ${rows.id}, ${rows.parentId}, ${rows.checkpoint}, ${rows.metadata})`,
+  );
+  return Prisma.sql`cp_blobs AS (
+         INSERT INTO ${Prisma.raw(tables.blobs)} (thread_id, checkpoint_ns, channel, version, type, blob)
+         SELECT ${threadId}, ${ns}, channel, version, type, blob
+         FROM unnest(${blobs.map((blob) => blob[2])}::text[], ${blobs.map((blob) => blob[3])}::text[],
+           ${blobs.map((blob) => blob[4])}::text[], ${blobs.map((blob) => bytes(blob[5]))}::bytea[]) AS b(channel, version, type, blob)
+         ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
+       )${storeWrites}, cp AS (
+         INSERT INTO ${Prisma.raw(tables.checkpoints)} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
+         VALUES ${Prisma.join(rows)}
+         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
+         DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata
+       )`;
+}
