@@ -2,13 +2,17 @@
 // the statement ending the run its last ones: round trips fewer per run. LangGraph saves a
 // checkpoint after each step without waiting for it (its default `async` durability) and waits
 // for every save only as the run ends; the runtime then ends the run with a statement of its own.
-// Checkpoints held are stored together by whichever comes first: the end of the turn of the event
-// loop in which a save resolved (a step that runs on, a model call, starts from a stored
-// checkpoint), or the run's end (carried by its statement). A graph whose steps do not wait for
-// anything saves them all within one turn: its run's end stores them all. Held checkpoints are
-// stored in the order they were saved (one statement is atomic; should one of several fail, they
-// are stored one by one, as many as can be); once one fails, none after it is, and the run's next
-// save, or its end, fails with it: as when a save fails, the run resumes from the last one stored.
+// Checkpoints held are stored together by whichever comes first: a 0 ms timer started as the first
+// of them resolves (about a millisecond: a step that waits, a model call, has the checkpoint it
+// started from stored while it waits; a worker that dies within that millisecond leaves its run to
+// resume from the checkpoint before, as one dying while a save's round trip is under way does), or
+// the run's end (carried by its statement). A timer rather than the end of the event loop's turn:
+// LangGraph ends a run that has a store (every run here) by waiting for its store's own 0 ms
+// timer, started before; the run's end comes first. So a graph whose steps do not wait for
+// anything has its run's end store all its checkpoints. Held checkpoints are stored in the order
+// they were saved (one statement is atomic; should one of several fail, they are stored one by
+// one, as many as can be); once one fails, none after it is, and the run's next save, or its end,
+// fails with it: as when a save fails, the run resumes from the last one stored.
 import type { CheckpointRows } from "./checkpoint-statement";
 import type { WriteBatch } from "./write-stash";
 
@@ -27,8 +31,8 @@ export interface RunHold {
   open: boolean;
   /** Held, not sent yet, in the order they were saved. */
   held: HeldCheckpoint[];
-  /** Stores `held` at the end of the turn a save resolved in, unless something took them. */
-  timer?: NodeJS.Immediate;
+  /** Stores `held` once a save resolved a 0 ms timer ago, unless something took them. */
+  timer?: NodeJS.Timeout;
   /** The held checkpoints sent so far, in order; rejected from the first that failed, with its error. */
   storing: Promise<void>;
 }
@@ -70,7 +74,6 @@ export class HeldCheckpoints {
    */
   private async hold(state: RunHold, entry: HeldCheckpoint): Promise<void> {
     state.held.push(entry);
-    this.clearTimer(state);
     try {
       await state.storing;
     } catch (error) {
@@ -79,14 +82,15 @@ export class HeldCheckpoints {
       await this.writesAlone([entry]);
       throw error;
     }
-    // The turn counts from when the graph goes on, as this save resolves.
+    // The timer counts from when the graph goes on, as the first save held resolves; later saves
+    // do not push it back (steps that each wait less would).
     if (state.open && state.held.length && !state.timer) {
-      state.timer = setImmediate(() => {
+      state.timer = setTimeout(() => {
         state.timer = undefined;
         const entries = state.held;
         state.held = [];
         if (entries.length) this.send(state, entries).catch(() => undefined);
-      });
+      }, 0);
     }
   }
 
@@ -164,7 +168,7 @@ export class HeldCheckpoints {
   }
 
   private clearTimer(state: RunHold): void {
-    if (state.timer) clearImmediate(state.timer);
+    if (state.timer) clearTimeout(state.timer);
     state.timer = undefined;
   }
 

@@ -1,9 +1,9 @@
-// A run's latest root checkpoints are held back for a turn of the event loop, so that one
-// statement stores those saved within it, and the statement ending the run its last ones: round
-// trips fewer per run. What is stored is what the official saver stores; a checkpoint is never held
-// past the turn it was saved in (a step that runs on finds it stored); held checkpoints are stored
-// in order, and the run's end waits for those under way; those before one that fails are stored,
-// none after it; a rolled-back run's are dropped; a run that does not hold stores each at once.
+// A run's latest root checkpoints are held back for a 0 ms timer, so that one statement stores
+// those saved before it fires, and the statement ending the run its last ones: round trips fewer
+// per run. What is stored is what the official saver stores; a step that waits finds the
+// checkpoint it started from stored; held checkpoints are stored in order, and the run's end waits
+// for those under way; those before one that fails are stored, none after it; a rolled-back run's
+// are dropped; a run that does not hold stores each at once.
 import { randomUUID } from "node:crypto";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
@@ -84,9 +84,9 @@ const runConfig = (threadId: string, runId: string) => ({
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** A second step that waits (a model call, say): the turn its graph was in ends. */
+/** A second step that waits (a model call, say): longer than checkpoints are held. */
 const waiting = async () => {
-  await new Promise((resolve) => setTimeout(resolve, 1));
+  await new Promise((resolve) => setTimeout(resolve, 10));
   return { steps: ["second"] };
 };
 
@@ -127,7 +127,7 @@ test("slow saves: the run's end waits for those under way, stored in order", asy
   const before = checkpointSaves();
   await sequence(ours, waiting).invoke({ steps: ["input"] }, runConfig(threadId, runId));
   await ours.settleHeld(hold);
-  // The three saved before the second step waited went together as its turn ended; they are in.
+  // The three saved before the second step waited went together as it waited; they are in.
   expect(checkpointSaves() - before).toBe(1);
   expect(await history(threadId)).toHaveLength(3);
   const held = await ours.takeHeld(hold);
@@ -165,7 +165,7 @@ test("the run's end stores what it can of its checkpoints when their statement f
   expect((await history(threadId)).map((step) => step.step)).toEqual([0, -1]);
 });
 
-test("a checkpoint nothing takes is stored within the turn: the step after it finds it stored", async () => {
+test("a checkpoint nothing takes is stored within a 0 ms timer: the step after it, which waits, finds it stored", async () => {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let secondStarted!: () => void;

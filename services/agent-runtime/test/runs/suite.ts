@@ -137,8 +137,14 @@ export function describeRuns(mode: "memory" | "threads" | "redis"): void {
     test("runs of one thread execute one at a time, in creation order", async () => {
       const thread = await rt.client.threads.create();
       const runs = [];
+      // The first waits a second before it starts: the others wait behind it, the thread is busy.
       for (let i = 0; i < 5; i += 1)
-        runs.push(await rt.client.runs.create(thread.thread_id, "agent", { input: say(`m${i}`) }));
+        runs.push(
+          await rt.client.runs.create(thread.thread_id, "agent", {
+            input: say(`m${i}`),
+            afterSeconds: i === 0 ? 1 : undefined,
+          }),
+        );
       expect((await rt.client.threads.get(thread.thread_id)).status).toBe("busy");
       await rt.client.runs.join(thread.thread_id, runs.at(-1)!.run_id);
       for (const run of runs) expect((await rt.client.runs.get(thread.thread_id, run.run_id)).status).toBe("success");
