@@ -95,8 +95,8 @@ const rowsOfBytes = <T extends Blob[]>(rows: T[] | null): T[] | null =>
  * - channel versions are unique to a branch (see getNextVersion);
  * - a run's first read of its thread's latest checkpoint can come from the statement that
  *   claimed the run (see prefetch);
- * - a run's last checkpoint can be stored by the statement that ends the run (see
- *   holdCheckpoints).
+ * - a run's root checkpoints are held back: several go in one statement, and its last ones can be
+ *   stored by the statement that ends the run (see holdCheckpoints).
  */
 export class RuntimeCheckpointer extends PostgresSaver {
   private readonly tables: CheckpointTables;
