@@ -1,6 +1,8 @@
 // The statement that stores checkpoints: each one's blobs, its parent's task writes (the step it
 // applies) and its row, as multi-row inserts from arrays. One checkpoint or several (a run's
-// checkpoints held back together, see HeldCheckpoints) go in one statement, atomic as a whole.
+// checkpoints held back together, see HeldCheckpoints) go in one statement, atomic as a whole, of
+// the same text and the same number of parameters whatever their number (one prepared statement
+// per connection, and no limit of PostgreSQL's 65,535 parameters).
 import pg from "pg";
 import { prepared } from "../common/prepared";
 import { Prisma } from "../generated/prisma/client";
@@ -71,9 +73,6 @@ export function checkpointCtes(tables: CheckpointTables, list: CheckpointRows[])
          ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO NOTHING
        )`
     : Prisma.empty;
-  const rows = checkpoints.map(
-    (rows) => Prisma.sql`(${threadId}, ${ns}, ${rows.id}, ${rows.parentId}, ${rows.checkpoint}, ${rows.metadata})`,
-  );
   return Prisma.sql`cp_blobs AS (
          INSERT INTO ${Prisma.raw(tables.blobs)} (thread_id, checkpoint_ns, channel, version, type, blob)
          SELECT ${threadId}, ${ns}, channel, version, type, blob
@@ -82,7 +81,10 @@ export function checkpointCtes(tables: CheckpointTables, list: CheckpointRows[])
          ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
        )${storeWrites}, cp AS (
          INSERT INTO ${Prisma.raw(tables.checkpoints)} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
-         VALUES ${Prisma.join(rows)}
+         SELECT ${threadId}, ${ns}, id, parent_id, checkpoint::jsonb, metadata::jsonb
+         FROM unnest(${checkpoints.map((rows) => rows.id)}::text[], ${checkpoints.map((rows) => rows.parentId)}::text[],
+           ${checkpoints.map((rows) => JSON.stringify(rows.checkpoint))}::text[],
+           ${checkpoints.map((rows) => JSON.stringify(rows.metadata))}::text[]) AS c(id, parent_id, checkpoint, metadata)
          ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
          DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata
        )`;

@@ -1,20 +1,24 @@
-// A run's latest root checkpoints, held back so that one statement stores several of them, and
-// the statement ending the run its last ones: round trips fewer per run. LangGraph saves a
-// checkpoint after each step without waiting for it (its default `async` durability) and waits
-// for every save only as the run ends; the runtime then ends the run with a statement of its own.
-// Checkpoints held are stored together by whichever comes first: a 0 ms timer started as the first
-// of them resolves (about a millisecond: a step that waits, a model call, has the checkpoint it
-// started from stored while it waits; a worker that dies within that millisecond leaves its run to
-// resume from the checkpoint before, as one dying while a save's round trip is under way does), or
-// the run's end (carried by its statement). A timer rather than the end of the event loop's turn:
-// LangGraph ends a run that has a store (every run here) by waiting for its store's own 0 ms
-// timer, started before; the run's end comes first. So a graph whose steps do not wait for
-// anything has its run's end store all its checkpoints. Held checkpoints are stored in the order
-// they were saved (one statement is atomic; should one of several fail, they are stored one by
-// one, as many as can be); once one fails, none after it is, and the run's next save, or its end,
-// fails with it: as when a save fails, the run resumes from the last one stored.
+// A run's latest root checkpoints, held back so that one statement stores several of them, and the
+// statement ending the run its last ones: round trips fewer per run. LangGraph saves a checkpoint
+// after each step without waiting for it (its default `async` durability) and waits for every save
+// only as the run ends; the runtime then ends the run with a statement of its own. Checkpoints held
+// are stored together by whichever comes first: a 0 ms timer started as the first of them resolves
+// (about a millisecond: a step that waits, a model call, has the checkpoint it started from stored
+// while it waits; a worker that dies within that millisecond leaves its run to resume from the
+// checkpoint before, as one dying while a save's round trip is under way does), or the run's end
+// (carried by its statement). A timer rather than the end of the event loop's turn: LangGraph ends
+// a run that has a store (every run here) by waiting for its store's own 0 ms timer, started
+// before; the run's end comes first. So a graph whose steps do not wait for anything has its run's
+// end store all its checkpoints (up to MAX_HELD: a hundredth held goes with the others at once, so
+// a statement stays of a bounded size). Held checkpoints are stored in the order they were saved
+// (one statement is atomic; should one of several fail, they are stored one by one, as many as can
+// be); once one fails, none after it is, and the run's next save, or its end, fails with it: as
+// when a save fails, the run resumes from the last one stored.
 import type { CheckpointRows } from "./checkpoint-statement";
 import type { WriteBatch } from "./write-stash";
+
+/** At most this many checkpoints are held: the save that brings them to it sends them all at once. */
+export const MAX_HELD = 100;
 
 /** A checkpoint held back, and the task writes it carries. */
 export interface HeldCheckpoint {
@@ -74,6 +78,13 @@ export class HeldCheckpoints {
    */
   private async hold(state: RunHold, entry: HeldCheckpoint): Promise<void> {
     state.held.push(entry);
+    if (state.held.length >= MAX_HELD) {
+      // A graph of many steps that wait for nothing: its statements stay of a bounded size.
+      const entries = state.held;
+      state.held = [];
+      this.clearTimer(state);
+      this.send(state, entries).catch(() => undefined);
+    }
     try {
       await state.storing;
     } catch (error) {

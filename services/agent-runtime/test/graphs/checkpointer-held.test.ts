@@ -11,6 +11,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { Prisma } from "../../src/generated/prisma/client";
 import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
+import { MAX_HELD } from "../../src/graphs/held-checkpoints";
 import { historyOf } from "../support/checkpoint-history";
 import { RecordingPool } from "../support/recording-pool";
 
@@ -24,10 +25,9 @@ class FaultyPool extends RecordingPool {
     const text: string = typeof args[0] === "string" ? args[0] : args[0].text;
     if (!/INSERT INTO "cp_held"\.checkpoints /.test(text)) return super.query(...args);
     const values: unknown[] = (typeof args[0] === "string" ? args[1] : args[0].values) ?? [];
-    const steps = values
-      .map((value) => (value as { step?: unknown } | null)?.step)
-      .filter((step) => step !== undefined);
-    if (this.failStep !== undefined && steps.includes(this.failStep)) {
+    // The checkpoints' metadata go as an array of JSON texts.
+    const texts = values.flat().filter((value): value is string => typeof value === "string");
+    if (this.failStep !== undefined && texts.some((text) => text.includes(`"step":${this.failStep},`))) {
       return Promise.reject(new Error("this checkpoint save fails"));
     }
     if (!this.delayMs) return super.query(...args);
@@ -163,6 +163,29 @@ test("the run's end stores what it can of its checkpoints when their statement f
   pool.failStep = 1;
   await expect(ours.storeTaken(runId, held!)).rejects.toThrow("this checkpoint save fails");
   expect((await history(threadId)).map((step) => step.step)).toEqual([0, -1]);
+});
+
+test("a graph of many steps that wait for nothing holds at most MAX_HELD checkpoints: each hundred goes in a statement", async () => {
+  const Count = Annotation.Root({ n: Annotation<number>({ reducer: (_, b) => b, default: () => 0 }) });
+  const counter = new StateGraph(Count)
+    .addNode("count", (state) => ({ n: state.n + 1 }))
+    .addEdge(START, "count")
+    .addConditionalEdges("count", (state) => (state.n < 150 ? "count" : END))
+    .compile({ checkpointer: ours });
+  const threadId = randomUUID();
+  const runId = randomUUID();
+  const hold = ours.holdCheckpoints(runId, 1);
+  const before = checkpointSaves();
+  await counter.invoke({ n: 0 }, { ...runConfig(threadId, runId), recursionLimit: 200 });
+  await ours.settleHeld(hold);
+  // 152 checkpoints (the input's, then one per step): the first hundred went as the hundredth was saved.
+  expect(checkpointSaves() - before).toBe(1);
+  expect(await history(threadId)).toHaveLength(MAX_HELD);
+  const held = await ours.takeHeld(hold);
+  expect(held?.entries).toHaveLength(152 - MAX_HELD);
+  await storeParts(held!.ctes);
+  const steps = (await history(threadId)).map((step) => step.step);
+  expect(steps).toEqual(Array.from({ length: 152 }, (_, index) => 150 - index));
 });
 
 test("a checkpoint nothing takes is stored within a 0 ms timer: the step after it, which waits, finds it stored", async () => {
