@@ -2,7 +2,8 @@
 // applies) and its row, as multi-row inserts from arrays. One checkpoint or several (a run's
 // checkpoints held back together, see HeldCheckpoints) go in one statement, atomic as a whole, of
 // the same text and the same number of parameters whatever their number (one prepared statement
-// per connection, and no limit of PostgreSQL's 65,535 parameters).
+// per connection, and no limit of PostgreSQL's 65,535 parameters). Task writes that go alone take
+// the same insert as those a checkpoint carries.
 import pg from "pg";
 import { prepared } from "../common/prepared";
 import { Prisma } from "../generated/prisma/client";
@@ -31,17 +32,35 @@ export interface CheckpointTables {
   writes: string;
 }
 
-export const bytes = (value: Uint8Array | undefined): Buffer | null =>
+const bytes = (value: Uint8Array | undefined): Buffer | null =>
   value ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null;
 
-/** Task writes as the five arrays a statement unnests: task id, index, channel, type, blob. */
-export const writeColumns = (rows: WriteRow[]) => [
-  rows.map((row) => row.taskId),
-  rows.map((row) => row.idx),
-  rows.map((row) => row.channel),
-  rows.map((row) => row.type),
-  rows.map((row) => bytes(row.blob)),
-];
+/** A task write with the checkpoint it belongs to (its step's). */
+export type AddressedWrite = WriteRow & { checkpointId: string | null };
+
+/**
+ * The insert of task writes of one thread and namespace, from arrays; `upsert`: they replace
+ * earlier ones (interrupts, errors, resumes), otherwise a write already stored stays.
+ */
+export function writesInsert(
+  table: string,
+  threadId: string,
+  ns: string,
+  writes: AddressedWrite[],
+  upsert: boolean,
+): Prisma.Sql {
+  return Prisma.sql`INSERT INTO ${Prisma.raw(table)} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+         SELECT ${threadId}, ${ns}, checkpoint_id, task_id, idx, channel, type, blob
+         FROM unnest(${writes.map((write) => write.checkpointId)}::text[], ${writes.map((write) => write.taskId)}::text[],
+           ${writes.map((write) => write.idx)}::int[], ${writes.map((write) => write.channel)}::text[],
+           ${writes.map((write) => write.type)}::text[], ${writes.map((write) => bytes(write.blob))}::bytea[])
+           AS w(checkpoint_id, task_id, idx, channel, type, blob)
+         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) ${Prisma.raw(
+           upsert
+             ? "DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob"
+             : "DO NOTHING",
+         )}`;
+}
 
 /** A statement of `WITH` parts alone. */
 export const statementOf = (ctes: Prisma.Sql): pg.QueryConfig => {
@@ -60,18 +79,11 @@ export function checkpointCtes(tables: CheckpointTables, list: CheckpointRows[])
   const byId = new Map(list.map((rows) => [rows.id, rows]));
   const checkpoints = [...byId.values()];
   const blobs = list.flatMap((rows) => rows.blobs);
-  const writes = list.flatMap((rows) =>
+  const writes: AddressedWrite[] = list.flatMap((rows) =>
     (rows.writes ?? []).map((write) => ({ ...write, checkpointId: rows.parentId })),
   );
-  const [taskIds, idxs, channels, types, writeBlobs] = writeColumns(writes);
   const storeWrites = writes.length
-    ? Prisma.sql`, cp_writes AS (
-         INSERT INTO ${Prisma.raw(tables.writes)} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-         SELECT ${threadId}, ${ns}, checkpoint_id, task_id, idx, channel, type, blob
-         FROM unnest(${writes.map((write) => write.checkpointId)}::text[], ${taskIds}::text[], ${idxs}::int[],
-           ${channels}::text[], ${types}::text[], ${writeBlobs}::bytea[]) AS w(checkpoint_id, task_id, idx, channel, type, blob)
-         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO NOTHING
-       )`
+    ? Prisma.sql`, cp_writes AS (${writesInsert(tables.writes, threadId, ns, writes, false)})`
     : Prisma.empty;
   return Prisma.sql`cp_blobs AS (
          INSERT INTO ${Prisma.raw(tables.blobs)} (thread_id, checkpoint_ns, channel, version, type, blob)

@@ -7,7 +7,7 @@ import { Prisma } from "../generated/prisma/client";
 import {
   checkpointCtes,
   statementOf,
-  writeColumns,
+  writesInsert,
   type CheckpointRows,
   type CheckpointTables,
 } from "./checkpoint-statement";
@@ -362,15 +362,9 @@ export class RuntimeCheckpointer extends PostgresSaver {
 
   /** One statement storing a batch of task writes (`upsert`: they replace earlier ones). */
   private writesStatement(batch: Omit<WriteBatch, "settle" | "runId">, upsert: boolean): pg.QueryConfig {
-    return prepared(
-      `INSERT INTO ${this.tables.writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-       SELECT $1, $2, $3, task_id, idx, channel, type, blob
-       FROM unnest($4::text[], $5::int[], $6::text[], $7::text[], $8::bytea[]) AS w(task_id, idx, channel, type, blob)
-       ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) ${
-         upsert ? "DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob" : "DO NOTHING"
-       }`,
-      [batch.threadId, batch.ns, batch.checkpointId, ...writeColumns(batch.rows)],
-    );
+    const writes = batch.rows.map((row) => ({ ...row, checkpointId: batch.checkpointId }));
+    const sql = writesInsert(this.tables.writes, batch.threadId, batch.ns, writes, upsert);
+    return prepared(sql.text, sql.values as unknown[]);
   }
 
   override async putWrites(
