@@ -80,10 +80,8 @@ export class HeldCheckpoints {
     state.held.push(entry);
     if (state.held.length >= MAX_HELD) {
       // A graph of many steps that wait for nothing: its statements stay of a bounded size.
-      const entries = state.held;
-      state.held = [];
       this.clearTimer(state);
-      this.send(state, entries).catch(() => undefined);
+      this.sendHeld(state).catch(() => undefined);
     }
     try {
       await state.storing;
@@ -98,9 +96,7 @@ export class HeldCheckpoints {
     if (state.open && state.held.length && !state.timer) {
       state.timer = setTimeout(() => {
         state.timer = undefined;
-        const entries = state.held;
-        state.held = [];
-        if (entries.length) this.send(state, entries).catch(() => undefined);
+        this.sendHeld(state).catch(() => undefined);
       }, 0);
     }
   }
@@ -123,9 +119,7 @@ export class HeldCheckpoints {
    */
   async flush(state: RunHold): Promise<void> {
     this.stop(state);
-    const entries = state.held;
-    state.held = [];
-    await (entries.length ? this.send(state, entries) : state.storing);
+    await this.sendHeld(state);
   }
 
   /**
@@ -181,6 +175,13 @@ export class HeldCheckpoints {
   private clearTimer(state: RunHold): void {
     if (state.timer) clearTimeout(state.timer);
     state.timer = undefined;
+  }
+
+  /** Sends what is held (if anything); settles as the checkpoints sent so far are stored. */
+  private sendHeld(state: RunHold): Promise<void> {
+    const entries = state.held;
+    state.held = [];
+    return entries.length ? this.send(state, entries) : state.storing;
   }
 
   /** Stores held checkpoints after those sent before them; none once one has failed. */
