@@ -11,7 +11,7 @@ import {
   type CheckpointRows,
   type CheckpointTables,
 } from "./checkpoint-statement";
-import { HeldCheckpoints, type HeldCheckpoint, type RunHold } from "./held-checkpoints";
+import { HeldCheckpoints, type HeldCheckpoint, type Landing, type RunHold } from "./held-checkpoints";
 import { WriteStash, type WriteBatch, type WriteRow } from "./write-stash";
 
 type PutArgs = Parameters<PostgresSaver["put"]>;
@@ -205,6 +205,11 @@ export class RuntimeCheckpointer extends PostgresSaver {
    */
   holdCheckpoints(runId: string, attempt: unknown): RunHold {
     return this.holds.start(runId, attempt);
+  }
+
+  /** Whether the run's checkpoints saved so far are stored (see HeldCheckpoints.landing). */
+  landingOf(hold: RunHold | undefined): Landing | undefined {
+    return hold && this.holds.landing(hold);
   }
 
   /** The graph is done: waits for the run's held checkpoints under way; fails if one failed. */

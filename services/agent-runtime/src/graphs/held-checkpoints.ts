@@ -39,6 +39,35 @@ export interface RunHold {
   timer?: NodeJS.Timeout;
   /** The held checkpoints sent so far, in order; rejected from the first that failed, with its error. */
   storing: Promise<void>;
+  /** The landing of what is held now (made when asked for: see landing). */
+  heldLanding?: Landing;
+  /** The landing of the last checkpoints sent. */
+  sentLanding?: Landing;
+}
+
+/**
+ * Whether checkpoints saved so far are stored: `stored` is set (true, or false when one of them
+ * failed or was dropped) before `settled` resolves, and before anyone awaiting their statement
+ * goes on. What the graph emits after a save waits for it (see RunEventSender).
+ */
+export interface Landing {
+  stored?: boolean;
+  settled: Promise<void>;
+  /** Sets `stored` and resolves `settled` (once). */
+  settle(stored: boolean): void;
+}
+
+function newLanding(): Landing {
+  let resolve!: () => void;
+  const landing: Landing = {
+    settled: new Promise<void>((done) => (resolve = done)),
+    settle(stored) {
+      if (landing.stored !== undefined) return;
+      landing.stored = stored;
+      resolve();
+    },
+  };
+  return landing;
 }
 
 export class HeldCheckpoints {
@@ -101,6 +130,15 @@ export class HeldCheckpoints {
     }
   }
 
+  /**
+   * Whether every checkpoint saved so far is stored: none when none is held or under way. Those
+   * the run's end takes stay unsettled (the end's statement stores them; see RunEventSender).
+   */
+  landing(state: RunHold): Landing | undefined {
+    if (state.held.length) return (state.heldLanding ??= newLanding());
+    return state.sentLanding?.stored === undefined ? state.sentLanding : undefined;
+  }
+
   /** The graph is done: nothing more is held, and the held checkpoints wait for the run's end. */
   stop(state: RunHold): void {
     state.open = false;
@@ -138,6 +176,7 @@ export class HeldCheckpoints {
   /** Drops the held checkpoints (a rollback, or an attempt that stops without ending its run). */
   drop(state: RunHold): void {
     this.stop(state);
+    state.heldLanding?.settle(false);
     state.held = [];
     this.forget(state);
   }
@@ -180,12 +219,14 @@ export class HeldCheckpoints {
   /** Sends what is held (if anything); settles as the checkpoints sent so far are stored. */
   private sendHeld(state: RunHold): Promise<void> {
     const entries = state.held;
+    const landing = state.heldLanding;
     state.held = [];
-    return entries.length ? this.send(state, entries) : state.storing;
+    state.heldLanding = undefined;
+    return entries.length ? this.send(state, entries, landing) : state.storing;
   }
 
   /** Stores held checkpoints after those sent before them; none once one has failed. */
-  private send(state: RunHold, entries: HeldCheckpoint[]): Promise<void> {
+  private send(state: RunHold, entries: HeldCheckpoint[], landing = newLanding()): Promise<void> {
     state.storing = state.storing.then(
       () => this.storeInOrder(state.runId, entries),
       async (error) => {
@@ -194,6 +235,12 @@ export class HeldCheckpoints {
         throw error;
       },
     );
+    // Settled first of all that wait for the statement: whoever goes on after it sees `stored`.
+    state.storing.then(
+      () => landing.settle(true),
+      () => landing.settle(false),
+    );
+    state.sentLanding = landing;
     // Whoever waits for it sees the failure; the chain itself must not be an unhandled rejection.
     state.storing.catch(() => undefined);
     return state.storing;

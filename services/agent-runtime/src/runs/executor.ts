@@ -14,6 +14,7 @@ import type { ThreadStatus } from "../threads/repository";
 import { interruptsOf } from "../threads/state";
 import type { ClaimedThread, RunRepository, RunRow, RunStatus } from "./repository";
 import { finishedWithJson, type RunFinishedHooks } from "./finished";
+import { RunEventSender } from "./event-sender";
 import { EventMapper, graphModes } from "./stream-modes";
 import { ProtocolRunEvents, type GraphProtocolEvent } from "../protocol/run-events";
 
@@ -25,6 +26,8 @@ interface Tracked {
   cancelled?: "interrupt" | "rollback";
   /** Its checkpoints held back for its end (see RuntimeCheckpointer.holdCheckpoints). */
   hold?: RunHold;
+  /** Its events on their way to its log, each after the checkpoints saved before it. */
+  sender?: RunEventSender;
 }
 
 /** The runtime's checkpointer of a graph (a graph may have none, or another saver). */
@@ -36,6 +39,15 @@ const failureOf = (error: unknown) => ({
   error: (error as Error)?.name ?? "Error",
   message: (error as Error)?.message ?? String(error),
 });
+
+/** An event whose failure to be written changes nothing (the run fails or ends anyway). */
+function sendQuietly(sender: RunEventSender, event: string, data: string): void {
+  try {
+    void sender.append(event, data);
+  } catch {
+    // An earlier event could not be written: this one would not be either.
+  }
+}
 
 /** The root graph's state chunk: the run's values, or the interrupt it stopped at. */
 function track(tracked: Tracked, payload: unknown): void {
@@ -191,6 +203,13 @@ export class RunExecutor {
     let failure: { error: string; message: string } | undefined;
     let graph: any;
     const tracked: Tracked = { values: undefined, interrupted: false };
+    const sender = new RunEventSender(events, run.run_id, () => checkpointerOf(graph)?.landingOf?.(tracked.hold));
+    tracked.sender = sender;
+    // Sent in order without waiting for each; only too many pending pause the graph.
+    const send = async (event: string, data: string) => {
+      const full = sender.append(event, data);
+      if (full) await full;
+    };
     try {
       graph = await graphs.get(
         kwargs.graph_id,
@@ -234,7 +253,7 @@ export class RunExecutor {
           ? (chunk as [string[], string, unknown])
           : [[], ...(chunk as [string, unknown])];
         if (mode === "values" && namespace.length === 0) track(tracked, payload);
-        for (const event of mapper.map(chunk, subgraphs)) await events.append(run.run_id, event.event, event.data);
+        for (const event of mapper.map(chunk, subgraphs)) await send(event.event, event.data);
       };
       if (protocol) {
         // A run of the thread-centric protocol: LangGraph's protocol events, to the thread's log.
@@ -251,12 +270,12 @@ export class RunExecutor {
         // modes' events only (as on the official server), and hidden steps not at all.
         for await (const event of graph.streamEvents(input, { ...options, runId: run.run_id, version: "v2" })) {
           if (event.event === "on_chain_stream" && event.run_id === run.run_id) await handle(event.data?.chunk);
-          else if (!event.tags?.includes("langsmith:hidden"))
-            await events.append(run.run_id, "events", serialize(event));
+          else if (!event.tags?.includes("langsmith:hidden")) await send("events", serialize(event));
         }
       } else {
         for await (const chunk of await graph.stream(input, options)) await handle(chunk);
       }
+      sender.check();
       // Its checkpoints held back and under way are stored (or failed, as a save would have).
       await checkpointer?.settleHeld?.(tracked.hold);
     } catch (error) {
@@ -264,6 +283,7 @@ export class RunExecutor {
       const checkpointer = checkpointerOf(graph);
       if (reason instanceof SupersededError) {
         // The newer attempt owns the run now: this one leaves it as it is.
+        sender.stop();
         checkpointer?.dropHeld?.(tracked.hold);
         logger.warn({ runId: run.run_id, attempt: run.attempt }, "run attempt superseded by a newer one; stopped");
         return;
@@ -275,6 +295,7 @@ export class RunExecutor {
         // last checkpoint, as after a worker's death. Its event log stays open for its readers.
         // What it holds back is stored if it can be (a Redis fault, say): less to run again.
         await checkpointer?.flushHeld?.(tracked.hold).catch(() => undefined);
+        sender.stop();
         checkpointer?.dropHeld?.(tracked.hold);
         await this.handBack(run, error);
         return;
@@ -282,7 +303,7 @@ export class RunExecutor {
         status = "error";
         failure = failureOf(error);
         logger.warn({ err: error, runId: run.run_id }, "run failed");
-        await events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
+        sendQuietly(sender, "error", serialize(failure));
       }
     } finally {
       checkpointerOf(graph)?.forgetPrefetch?.(run.run_id);
@@ -306,6 +327,7 @@ export class RunExecutor {
     protocol = this.protocolEvents(run),
   ): Promise<void> {
     const { runs, events, queue, logger } = this.deps;
+    const sender = tracked.sender ?? new RunEventSender(events, run.run_id);
     // (Widened: the closures below may set it to any status.)
     let threadStatus = (status === "error" ? "error" : "idle") as ThreadStatus;
     let state: { values: string; interrupts: object } | null = null;
@@ -320,7 +342,7 @@ export class RunExecutor {
       status = "error";
       threadStatus = "error";
       failure = failureOf(cause);
-      await events.append(run.run_id, "error", serialize(failure)).catch(() => undefined);
+      sendQuietly(sender, "error", serialize(failure));
     };
     // Rollback: what the run wrote goes, then the run itself. The graph may still be finishing
     // writes in the background: they are dropped, and those under way stored, before the delete.
@@ -343,7 +365,10 @@ export class RunExecutor {
       try {
         await checkpointer?.flushHeld?.(tracked.hold);
       } catch (error) {
-        if (isTransientError(error, { causes: false })) return this.handBack(run, error);
+        if (isTransientError(error, { causes: false })) {
+          sender.stop();
+          return this.handBack(run, error);
+        }
         await checkpointLost(error);
       }
     }
@@ -412,8 +437,13 @@ export class RunExecutor {
       }
       next = await end();
     }
+    // Its checkpoints are stored: the events that waited for them go, before the log's end.
+    sender.release();
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
     await events.end(run.run_id);
+    await sender
+      .settled()
+      .catch((error) => logger.warn({ err: error, runId: run.run_id }, "cannot write all of the run's events"));
     // Late writes of a rolled-back run stay dropped for a while, then it is forgotten.
     if (tracked.cancelled === "rollback") setTimeout(() => checkpointer?.forgetRun?.(run.run_id), 60_000).unref();
     if (this.deps.finished.listened) {
