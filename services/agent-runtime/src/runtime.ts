@@ -335,6 +335,8 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
           const started = runThreads;
           closers.splice(closers.indexOf(closeQueue) + 1, 0, () => started.close());
         }
+        // After the queue has let its jobs end, the ends of their runs' logs, before the logs close.
+        closers.splice(closers.indexOf(closeQueue) + 1, 0, () => executor.settled());
         queue.startWorkers(n, runThreads ? runThreads.handle : executor.handle);
         webhooks.startWorker(n);
         void crons.start().catch((error) => logger.error({ err: error }, "cannot start the cron scheduler"));

@@ -96,6 +96,8 @@ const EARLY_CANCEL_MS = 30_000;
 export class RunExecutor {
   /** Runs executing in this process, by id (with their attempt), so a message can stop them. */
   private readonly active = new Map<string, { controller: AbortController; attempt: number }>();
+  /** Ends of runs' logs under way, their jobs done already (see finish); `settled` waits for them. */
+  private readonly ending = new Set<Promise<void>>();
   /**
    * Cancels for runs not executing here, kept a while: a cancel can arrive between a worker's
    * claim (the run is `running`, so it is not cancelled as pending) and the run's start here.
@@ -440,12 +442,31 @@ export class RunExecutor {
     // Its checkpoints are stored: the events that waited for them go, before the log's end.
     sender.release();
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
-    await events.end(run.run_id);
-    await sender
-      .settled()
-      .catch((error) => logger.warn({ err: error, runId: run.run_id }, "cannot write all of the run's events"));
+    // The log's end goes out behind those events, on the same connection. The job does not wait
+    // for its answer: the run is recorded ended, and the worker takes its next run a round trip
+    // sooner. Closing waits for the ends under way (`settled`).
     // Late writes of a rolled-back run stay dropped for a while, then it is forgotten.
     if (tracked.cancelled === "rollback") setTimeout(() => checkpointer?.forgetRun?.(run.run_id), 60_000).unref();
+    const ending = this.endLog(run, status, failure, state, sender);
+    this.ending.add(ending);
+    void ending.finally(() => this.ending.delete(ending));
+  }
+
+  /** Ends a finished run's log, then tells those listening for finished runs. */
+  private async endLog(
+    run: RunRow,
+    status: RunStatus,
+    failure: { error: string; message: string } | undefined,
+    state: { values: string } | null,
+    sender: RunEventSender,
+  ): Promise<void> {
+    const { events, logger } = this.deps;
+    try {
+      await events.end(run.run_id);
+      await sender.settled();
+    } catch (error) {
+      logger.warn({ err: error, runId: run.run_id }, "cannot write all of the run's events, or the end of its log");
+    }
     if (this.deps.finished.listened) {
       this.deps.finished.emit(finishedWithJson({ run, status, error: failure }, state?.values));
     }
@@ -456,6 +477,11 @@ export class RunExecutor {
     return run.kwargs.protocol
       ? new ProtocolRunEvents(this.deps.events.threads, run.thread_id, run.kwargs.graph_id)
       : undefined;
+  }
+
+  /** Settles once the ends of runs' logs under way are written (before the logs close). */
+  async settled(): Promise<void> {
+    while (this.ending.size) await Promise.allSettled([...this.ending]);
   }
 
   /** Runs executing in this process. */
