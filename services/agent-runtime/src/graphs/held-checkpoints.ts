@@ -131,12 +131,13 @@ export class HeldCheckpoints {
   }
 
   /**
-   * Whether every checkpoint saved so far is stored: none when none is held or under way. Those
-   * the run's end takes stay unsettled (the end's statement stores them; see RunEventSender).
+   * Whether every checkpoint saved so far is stored: none when all are. Those the run's end takes
+   * stay unsettled (the end's statement stores them; see RunEventSender); after one that failed,
+   * none is stored (its landing says so).
    */
   landing(state: RunHold): Landing | undefined {
     if (state.held.length) return (state.heldLanding ??= newLanding());
-    return state.sentLanding?.stored === undefined ? state.sentLanding : undefined;
+    return state.sentLanding?.stored === true ? undefined : state.sentLanding;
   }
 
   /** The graph is done: nothing more is held, and the held checkpoints wait for the run's end. */

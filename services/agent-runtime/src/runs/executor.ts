@@ -442,11 +442,11 @@ export class RunExecutor {
     // Its checkpoints are stored: the events that waited for them go, before the log's end.
     sender.release();
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
+    // Late writes of a rolled-back run stay dropped for a while, then it is forgotten.
+    if (tracked.cancelled === "rollback") setTimeout(() => checkpointer?.forgetRun?.(run.run_id), 60_000).unref();
     // The log's end goes out behind those events, on the same connection. The job does not wait
     // for its answer: the run is recorded ended, and the worker takes its next run a round trip
     // sooner. Closing waits for the ends under way (`settled`).
-    // Late writes of a rolled-back run stay dropped for a while, then it is forgotten.
-    if (tracked.cancelled === "rollback") setTimeout(() => checkpointer?.forgetRun?.(run.run_id), 60_000).unref();
     const ending = this.endLog(run, status, failure, state, sender);
     this.ending.add(ending);
     void ending.finally(() => this.ending.delete(ending));

@@ -13,31 +13,7 @@ import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testi
 import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
 import { MAX_HELD } from "../../src/graphs/held-checkpoints";
 import { historyOf } from "../support/checkpoint-history";
-import { RecordingPool } from "../support/recording-pool";
-
-/** A real pool whose checkpoint saves can be slowed down, or refuse the checkpoint of one step. */
-class FaultyPool extends RecordingPool {
-  delayMs = 0;
-  /** Every statement storing the checkpoint of this step fails. */
-  failStep?: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override query(...args: any[]): any {
-    const text: string = typeof args[0] === "string" ? args[0] : args[0].text;
-    if (!/INSERT INTO "cp_held"\.checkpoints /.test(text)) return super.query(...args);
-    const values: unknown[] = (typeof args[0] === "string" ? args[1] : args[0].values) ?? [];
-    // The checkpoints' metadata go as an array of JSON texts.
-    const texts = values.flat().filter((value): value is string => typeof value === "string");
-    if (this.failStep !== undefined && texts.some((text) => text.includes(`"step":${this.failStep},`))) {
-      return Promise.reject(new Error("this checkpoint save fails"));
-    }
-    if (!this.delayMs) return super.query(...args);
-    return new Promise((resolve) => setTimeout(resolve, this.delayMs)).then(() => super.query(...args));
-  }
-  reset(): void {
-    this.delayMs = 0;
-    this.failStep = undefined;
-  }
-}
+import { FaultyPool } from "../support/faulty-pool";
 
 let database: TestDatabase;
 let pool: FaultyPool;
@@ -46,7 +22,7 @@ let official: PostgresSaver;
 
 beforeAll(async () => {
   database = await createTestDatabase("agent-runtime");
-  pool = new FaultyPool({ connectionString: database.url, max: 4 });
+  pool = new FaultyPool({ connectionString: database.url, max: 4, schema: "cp_held" });
   pool.on("error", () => undefined);
   ours = new RuntimeCheckpointer(pool, undefined, { schema: "cp_held" });
   await ours.setup();
