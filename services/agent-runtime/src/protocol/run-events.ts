@@ -110,10 +110,13 @@ export class ProtocolRunEvents {
     if (this.failure) throw this.failure;
   }
 
-  /** The root's `running` lifecycle, written before the graph starts (readers see it first, at once). */
+  /**
+   * The root's `running` lifecycle, sent at once, ahead of the graph's events (readers see it
+   * first). The graph does not wait for its round trip: should the append fail, the graph's next
+   * event reports it (the run then goes back to the queue and resumes from its last checkpoint).
+   */
   async start(): Promise<void> {
     await this.write("lifecycle", [], { event: "running", graph_name: this.graphName });
-    await this.written();
   }
 
   async event(event: GraphProtocolEvent): Promise<void> {

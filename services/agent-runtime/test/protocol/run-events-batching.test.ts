@@ -62,12 +62,14 @@ test("events keep numbering on from what the thread's log holds; an end given af
   expect(await log.threads.lastSeq("continued")).toBe(4);
 });
 
-test("events an append failed to write are reported, then written with the end once the log takes them", async () => {
+test("events an append failed to write are reported (the running lifecycle by waiting for the log, later ones by the next event), then written with the end once the log takes them", async () => {
   // The thread's log key holds a string: Redis refuses the script's XADD (WRONGTYPE).
   const key = "batching:thread:refused:protocol";
   await stats.set(key, "not a stream");
   const events = new ProtocolRunEvents(log.threads, "refused", "agent");
-  await expect(events.start()).rejects.toThrow(/WRONGTYPE/);
+  // The graph does not wait for its `running` lifecycle; waiting for the log reports the failure.
+  await events.start();
+  await expect(events.written()).rejects.toThrow(/WRONGTYPE/);
   // The next event reports it too (the executor would hand the run back to the queue here).
   await expect(events.event({ method: "custom", params: { namespace: [], data: {} } })).rejects.toThrow(/WRONGTYPE/);
 
