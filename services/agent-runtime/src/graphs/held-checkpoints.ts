@@ -52,18 +52,21 @@ export interface RunHold {
  */
 export interface Landing {
   stored?: boolean;
+  /** Why they were not stored (a failed statement). */
+  error?: unknown;
   settled: Promise<void>;
-  /** Sets `stored` and resolves `settled` (once). */
-  settle(stored: boolean): void;
+  /** Sets `stored` (and `error`) and resolves `settled` (once). */
+  settle(stored: boolean, error?: unknown): void;
 }
 
 function newLanding(): Landing {
   let resolve!: () => void;
   const landing: Landing = {
     settled: new Promise<void>((done) => (resolve = done)),
-    settle(stored) {
+    settle(stored, error) {
       if (landing.stored !== undefined) return;
       landing.stored = stored;
+      landing.error = error;
       resolve();
     },
   };
@@ -239,7 +242,7 @@ export class HeldCheckpoints {
     // Settled first of all that wait for the statement: whoever goes on after it sees `stored`.
     state.storing.then(
       () => landing.settle(true),
-      () => landing.settle(false),
+      (error) => landing.settle(false, error),
     );
     state.sentLanding = landing;
     // Whoever waits for it sees the failure; the chain itself must not be an unhandled rejection.

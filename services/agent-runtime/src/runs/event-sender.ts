@@ -3,7 +3,10 @@
 // their own), but no event goes ahead of the checkpoints saved before it: an event waits until
 // they are stored, by their timer's statement or by the run's end, whose statement carries those
 // still held (release). So what a client has seen of a run is stored, and a worker that dies
-// after a client saw step two start leaves step one to be resumed from, never run again.
+// after a client saw step two start leaves step one to be resumed from, never run again. One
+// append of a run is under way at a time: the event log numbers a run's entries itself and
+// renumbers them in order should Redis refuse one (see RedisEventLog.append), which appends under
+// way together would break. The job does not wait for them (nor for the log's end, behind them).
 import type { Landing } from "../graphs/held-checkpoints";
 import type { EventLog } from "../queue/types";
 
@@ -17,15 +20,16 @@ interface Waiting {
 }
 
 export class RunEventSender {
+  /** Events not sent yet, in order; the first waits for its landing, or for the append under way. */
   private readonly waiting: Waiting[] = [];
-  private inflight = 0;
+  private inflight = false;
   private released = false;
   private failure: unknown;
   /** The landing the first waiting event waits for (one wake-up per landing). */
   private awaited?: Landing;
-  /** Resolved as fewer than MAX_PENDING_EVENTS are pending again. */
+  /** Resolved as fewer than MAX_PENDING_EVENTS are pending again (or nothing more can go). */
   private roomWaiters: (() => void)[] = [];
-  /** Resolved as no append is under way. */
+  /** Resolved as nothing more can go: all sent and answered, or the rest waits for a landing. */
   private idleWaiters: (() => void)[] = [];
 
   constructor(
@@ -41,13 +45,9 @@ export class RunEventSender {
    */
   append(event: string, data: string): Promise<void> | undefined {
     if (this.failure) throw this.failure;
-    const landing = this.released ? undefined : this.landing();
-    if (!this.waiting.length && (!landing || landing.stored)) this.write(event, data);
-    else {
-      this.waiting.push({ event, data, landing });
-      this.pump();
-    }
-    if (this.inflight + this.waiting.length < MAX_PENDING_EVENTS) return undefined;
+    this.waiting.push({ event, data, landing: this.released ? undefined : this.landing() });
+    this.pump();
+    if (this.pending() < MAX_PENDING_EVENTS || this.checkpointFailure()) return undefined;
     return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
 
@@ -57,9 +57,21 @@ export class RunEventSender {
   }
 
   /**
+   * Why the checkpoints saved so far could not be stored, if they could not: the graph goes no
+   * further (none of its later events could be shown, nor its later checkpoints stored).
+   */
+  checkpointFailure(): unknown {
+    if (this.released) return undefined;
+    // The first event waiting, or the checkpoints saved since: once one fails, none after it is stored.
+    for (const landing of [this.waiting[0]?.landing, this.landing()]) {
+      if (landing?.stored === false) return landing.error ?? new Error("the run's checkpoint was not stored");
+    }
+    return undefined;
+  }
+
+  /**
    * The run's end stored its checkpoints (or the run ends without them): every event waiting
-   * goes now, in order, and later ones at once. Sent in order before anything the caller writes
-   * next to the log (`end`), on the same connection.
+   * goes now, in order, and later ones at once.
    */
   release(): void {
     this.released = true;
@@ -71,53 +83,60 @@ export class RunEventSender {
    * checkpoints go, the others are dropped (the next attempt runs their steps again).
    */
   stop(): void {
+    const kept = this.waiting.findIndex((item) => item.landing && !item.landing.stored);
+    if (kept >= 0) this.waiting.length = kept;
     this.pump();
-    this.waiting.length = 0;
-    this.wakeRoom();
+    this.wake();
   }
 
-  /** Settles once every append sent so far is answered; fails with the first that failed. */
+  /** Settles once every event that can go is sent and answered; fails with the first that failed. */
   async settled(): Promise<void> {
-    if (this.inflight) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    if (!this.idle()) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     this.check();
   }
 
-  /** Sends what may go now, in order; waits for the first landing that is not settled. */
-  private pump(): void {
-    while (this.waiting.length) {
-      const head = this.waiting[0];
-      if (!this.released && head.landing && !head.landing.stored) {
-        // Failed or dropped: it waits for the run's end (release) or for the attempt's (stop).
-        if (head.landing.stored === undefined && this.awaited !== head.landing) {
-          this.awaited = head.landing;
-          head.landing.settled.then(() => this.pump());
-        }
-        return;
-      }
-      this.waiting.shift();
-      this.write(head.event, head.data);
-    }
+  private pending(): number {
+    return this.waiting.length + (this.inflight ? 1 : 0);
   }
 
-  private write(event: string, data: string): void {
-    this.inflight++;
-    this.log.append(this.runId, event, data).then(
-      () => this.written(),
+  /** Nothing more can go for now: all answered, or the first waits for a landing not stored. */
+  private idle(): boolean {
+    if (this.inflight) return false;
+    const head = this.waiting[0];
+    return !head || (!this.released && !!head.landing && !head.landing.stored);
+  }
+
+  /** Sends the next event if it may go; waits for its landing otherwise. */
+  private pump(): void {
+    const head = this.waiting[0];
+    if (this.inflight || !head) return this.wake();
+    if (!this.released && head.landing && !head.landing.stored) {
+      if (head.landing.stored === undefined && this.awaited !== head.landing) {
+        this.awaited = head.landing;
+        head.landing.settled.then(() => this.pump());
+      }
+      // Failed or dropped: it waits for the run's end (release) or the attempt's (stop); a graph
+      // waiting for room goes on, to find the failure at its next event (checkpointFailure).
+      return this.wake(head.landing.stored === false);
+    }
+    this.waiting.shift();
+    this.inflight = true;
+    this.log.append(this.runId, head.event, head.data).then(
+      () => this.sent(),
       (error) => {
         this.failure ??= error;
-        this.written();
+        this.sent();
       },
     );
   }
 
-  private written(): void {
-    this.inflight--;
-    this.wakeRoom();
-    if (!this.inflight) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  private sent(): void {
+    this.inflight = false;
+    this.pump();
   }
 
-  private wakeRoom(): void {
-    if (this.inflight + this.waiting.length < MAX_PENDING_EVENTS)
-      for (const resolve of this.roomWaiters.splice(0)) resolve();
+  private wake(all = false): void {
+    if (all || this.pending() < MAX_PENDING_EVENTS) for (const resolve of this.roomWaiters.splice(0)) resolve();
+    if (this.idle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 }

@@ -207,8 +207,11 @@ export class RunExecutor {
     const tracked: Tracked = { values: undefined, interrupted: false };
     const sender = new RunEventSender(events, run.run_id, () => checkpointerOf(graph)?.landingOf?.(tracked.hold));
     tracked.sender = sender;
-    // Sent in order without waiting for each; only too many pending pause the graph.
+    // Sent in order without waiting for each; only too many pending pause the graph. A checkpoint
+    // that could not be stored stops it at its next event (LangGraph would fail it at its end).
     const send = async (event: string, data: string) => {
+      const failed = sender.checkpointFailure();
+      if (failed) throw failed;
       const full = sender.append(event, data);
       if (full) await full;
     };
@@ -462,10 +465,13 @@ export class RunExecutor {
   ): Promise<void> {
     const { events, logger } = this.deps;
     try {
+      // Behind the run's events: the log renumbers a run's entries in order (one at a time).
+      await sender
+        .settled()
+        .catch((error) => logger.warn({ err: error, runId: run.run_id }, "cannot write all of the run's events"));
       await events.end(run.run_id);
-      await sender.settled();
     } catch (error) {
-      logger.warn({ err: error, runId: run.run_id }, "cannot write all of the run's events, or the end of its log");
+      logger.warn({ err: error, runId: run.run_id }, "cannot write the end of the run's log");
     }
     if (this.deps.finished.listened) {
       this.deps.finished.emit(finishedWithJson({ run, status, error: failure }, state?.values));

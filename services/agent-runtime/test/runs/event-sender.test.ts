@@ -157,3 +157,48 @@ test("a graph does not wait for its events, unless too many are pending", async 
   for await (const event of log.read(runId, {})) ids.push(event.data);
   expect(ids).toEqual(Array.from({ length: 300 }, (_, index) => String(index)));
 });
+
+test("a checkpoint that cannot be stored does not hold the graph up: its next event reports the failure", async () => {
+  // Checkpoint 1 fails while "second" waits; "second" then emits 300 events, more than may wait.
+  pool.failStep = 1;
+  const threadId = randomUUID();
+  const runId = randomUUID();
+  const log = new MemoryEventLog();
+  const hold = checkpointer.holdCheckpoints(runId, 1);
+  const sender = new RunEventSender(log, runId, () => checkpointer.landingOf(hold));
+  const graph = new StateGraph(State)
+    .addNode("first", () => ({ steps: ["first"] }))
+    .addNode("second", async (_state, config) => {
+      await pause(30);
+      for (let index = 0; index < 300; index += 1) config.writer?.({ index });
+      return { steps: ["second"] };
+    })
+    .addEdge(START, "first")
+    .addEdge("first", "second")
+    .addEdge("second", END)
+    .compile({ checkpointer });
+  let sent = 0;
+  const run = async () => {
+    const stream = await graph.stream(
+      { steps: ["input"] },
+      { configurable: { thread_id: threadId, run_id: runId }, metadata: { run_attempt: 1 }, streamMode: "custom" },
+    );
+    // As the executor sends a graph's events.
+    for await (const chunk of stream) {
+      const failed = sender.checkpointFailure();
+      if (failed) throw failed;
+      const full = sender.append("custom", JSON.stringify(chunk));
+      sent += 1;
+      if (full) await full;
+    }
+  };
+  await expect(run()).rejects.toThrow("this checkpoint save fails");
+  expect(sent).toBeLessThan(300);
+  sender.stop();
+  checkpointer.dropHeld(hold);
+  await log.end(runId);
+  // None of them followed a stored checkpoint.
+  const seen: string[] = [];
+  for await (const event of log.read(runId, {})) seen.push(event.data);
+  expect(seen).toEqual([]);
+});
