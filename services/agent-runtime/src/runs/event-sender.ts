@@ -51,6 +51,18 @@ export class RunEventSender {
     return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
 
+  /**
+   * A graph's event: sent as `append` sends it. Fails, so the graph goes no further, when the
+   * checkpoints it saved before it could not be stored (LangGraph would fail the run only at its
+   * end); waits while too many are pending.
+   */
+  async emit(event: string, data: string): Promise<void> {
+    const failed = this.checkpointFailure();
+    if (failed) throw failed;
+    const full = this.append(event, data);
+    if (full) await full;
+  }
+
   /** Throws if an append has failed so far. */
   check(): void {
     if (this.failure) throw this.failure;

@@ -207,14 +207,6 @@ export class RunExecutor {
     const tracked: Tracked = { values: undefined, interrupted: false };
     const sender = new RunEventSender(events, run.run_id, () => checkpointerOf(graph)?.landingOf?.(tracked.hold));
     tracked.sender = sender;
-    // Sent in order without waiting for each; only too many pending pause the graph. A checkpoint
-    // that could not be stored stops it at its next event (LangGraph would fail it at its end).
-    const send = async (event: string, data: string) => {
-      const failed = sender.checkpointFailure();
-      if (failed) throw failed;
-      const full = sender.append(event, data);
-      if (full) await full;
-    };
     try {
       graph = await graphs.get(
         kwargs.graph_id,
@@ -258,7 +250,7 @@ export class RunExecutor {
           ? (chunk as [string[], string, unknown])
           : [[], ...(chunk as [string, unknown])];
         if (mode === "values" && namespace.length === 0) track(tracked, payload);
-        for (const event of mapper.map(chunk, subgraphs)) await send(event.event, event.data);
+        for (const event of mapper.map(chunk, subgraphs)) await sender.emit(event.event, event.data);
       };
       if (protocol) {
         // A run of the thread-centric protocol: LangGraph's protocol events, to the thread's log.
@@ -275,7 +267,7 @@ export class RunExecutor {
         // modes' events only (as on the official server), and hidden steps not at all.
         for await (const event of graph.streamEvents(input, { ...options, runId: run.run_id, version: "v2" })) {
           if (event.event === "on_chain_stream" && event.run_id === run.run_id) await handle(event.data?.chunk);
-          else if (!event.tags?.includes("langsmith:hidden")) await send("events", serialize(event));
+          else if (!event.tags?.includes("langsmith:hidden")) await sender.emit("events", serialize(event));
         }
       } else {
         for await (const chunk of await graph.stream(input, options)) await handle(chunk);
@@ -447,9 +439,9 @@ export class RunExecutor {
     if (next) await queue.enqueue({ runId: next, threadId: run.thread_id });
     // Late writes of a rolled-back run stay dropped for a while, then it is forgotten.
     if (tracked.cancelled === "rollback") setTimeout(() => checkpointer?.forgetRun?.(run.run_id), 60_000).unref();
-    // The log's end goes out behind those events, on the same connection. The job does not wait
-    // for its answer: the run is recorded ended, and the worker takes its next run a round trip
-    // sooner. Closing waits for the ends under way (`settled`).
+    // The log's end goes out once those events are written. The job does not wait for either: the
+    // run is recorded ended, and the worker takes its next run sooner. Closing waits for the ends
+    // under way (`settled`).
     const ending = this.endLog(run, status, failure, state, sender);
     this.ending.add(ending);
     void ending.finally(() => this.ending.delete(ending));
