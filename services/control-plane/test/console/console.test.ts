@@ -91,7 +91,9 @@ const DEPLOY_TIMEOUT = 150_000;
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Deployments" }).waitFor();
     await page.locator(".tenant", { hasText: "tenant tenant-a" }).waitFor();
-    expect(await page.getByText("No deployments yet.").count()).toBe(1);
+    // The list arrives after the heading: wait for it rather than count what is there yet.
+    await page.getByText("No deployments yet.").waitFor();
+    expect(await page.locator("table.list").count()).toBe(0);
     expect(page.url()).not.toContain(h.apiKey);
     expect(await page.evaluate("localStorage.length")).toBe(0);
     expect(await page.evaluate("document.cookie")).toBe("");
