@@ -4,7 +4,8 @@
 //   - this runtime with the in-process queue (no Redis),
 //   - this runtime through the thread-centric protocol (`run.start`, then the thread's event stream
 //     from the seq the command answered: what `client.threads.stream()` sends), on Redis,
-//   - the official reference server (`langgraphjs dev`, installed in bench/reference/),
+//   - the official reference server (`langgraphjs dev`, installed in bench/reference/), on the run
+//     API's workload and on the protocol's (the protocol target is judged against the latter),
 // and the same graph run in-process with the same PostgreSQL checkpointer (no HTTP) as the ceiling.
 // The ceiling runs in a fresh process of its own, started like a target's server (same warm-up),
 // once before the first target, right after each target and once at the end: the machine's speed
@@ -58,6 +59,13 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
   throw new Error(`BENCH_ROUNDS must be a whole number from 1, not "${process.env.BENCH_ROUNDS}"`);
 const REFERENCE_PORT = 2124;
+const REFERENCE = "reference server (langgraphjs dev)";
+const PROTOCOL = "thread-centric protocol";
+/** The reference a target is judged against: the one that did the same work (the protocol's, or the run API's). */
+function referenceFor(target: string, results: Result[]): Result | undefined {
+  const protocol = target.includes(PROTOCOL) && results.find((r) => r.name === `${REFERENCE}, ${PROTOCOL}`);
+  return protocol || results.find((r) => r.name === REFERENCE);
+}
 const CONFIG = path.join(ROOT, "examples/langgraph.json");
 
 interface Sample {
@@ -396,7 +404,12 @@ async function runtimeWorkload(
   return result;
 }
 
-async function referenceWorkload(): Promise<Result> {
+/**
+ * The reference server on the run API's workload and, unless the protocol target is skipped, on the
+ * protocol's (it serves the thread-centric protocol too): the protocol target is judged against the
+ * reference doing the same work.
+ */
+async function referenceWorkload(): Promise<Result[]> {
   const bin = path.join(ROOT, "bench/reference/node_modules/.bin/langgraphjs");
   if (!existsSync(bin))
     throw new Error("the reference server is not installed: cd bench/reference && npm install --legacy-peer-deps");
@@ -410,10 +423,12 @@ async function referenceWorkload(): Promise<Result> {
     },
   );
   try {
-    await waitUntilUp(`http://127.0.0.1:${REFERENCE_PORT}`, child, log);
-    return await httpWorkload("reference server (langgraphjs dev)", `http://127.0.0.1:${REFERENCE_PORT}`, () =>
-      groupCpuMs(child.pid!),
-    );
+    const url = `http://127.0.0.1:${REFERENCE_PORT}`;
+    await waitUntilUp(url, child, log);
+    const results = [await httpWorkload(REFERENCE, url, () => groupCpuMs(child.pid!))];
+    if (!SKIP.has("protocol"))
+      results.push(await httpWorkload(`${REFERENCE}, ${PROTOCOL}`, url, () => groupCpuMs(child.pid!), true));
+    return results;
   } finally {
     await stopProcess(child);
   }
@@ -476,7 +491,7 @@ async function main(): Promise<void> {
       if (!SKIP.has("protocol"))
         results.push(
           await runtimeWorkload(
-            `this runtime, thread-centric protocol (Redis, WORKERS=${WORKERS}${tag})`,
+            `this runtime, ${PROTOCOL} (Redis, WORKERS=${WORKERS}${tag})`,
             database,
             `${prefix}-protocol`,
             "single",
@@ -501,7 +516,7 @@ async function main(): Promise<void> {
     }
     if (!SKIP.has("reference")) {
       try {
-        results.push(await referenceWorkload());
+        results.push(...(await referenceWorkload()));
       } catch (error) {
         // Without the reference server the other figures still stand; say why it is missing.
         console.error(`reference server skipped: ${(error as Error).message.split("\n")[0]}`);
@@ -610,10 +625,10 @@ async function main(): Promise<void> {
     }
   }
 
-  const reference = results.find((r) => r.name.startsWith("reference"));
   const ceiling = results.find((r) => r.name.startsWith("in-process"));
   for (const ours of results.filter((r) => r.name.startsWith("this runtime"))) {
     console.log(`\n${ours.name}:`);
+    const reference = referenceFor(ours.name, results);
     if (reference) {
       const speedup = ours.runsPerSecond / reference.runsPerSecond;
       const firstRatio = ours.firstEvent.p50 / reference.firstEvent.p50;
@@ -646,7 +661,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  if (ROUNDS > 1) printMedians(results, reference);
+  if (ROUNDS > 1) printMedians(results);
   if (ceiling) {
     // The CPU budget of the 80% target on this machine, against what the clients alone use.
     const budget = (cores * 1000) / (0.8 * ceiling.runsPerSecond);
@@ -662,7 +677,7 @@ async function main(): Promise<void> {
 }
 
 /** Each target's CPU ratio (against the ceilings next to it) and runs/s ratio, per round and the median. */
-function printMedians(results: Result[], reference: Result | undefined): void {
+function printMedians(results: Result[]): void {
   const median = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     const middle = Math.floor(sorted.length / 2);
@@ -684,6 +699,7 @@ function printMedians(results: Result[], reference: Result | undefined): void {
     const ratios = rounds.map((r) => (r.cpu.server + r.cpu.rest) / ceilingCost(r));
     const limit = cpuLimit(target);
     const cost = median(ratios);
+    const reference = referenceFor(target, results);
     const speedups = reference ? rounds.map((r) => r.runsPerSecond / reference.runsPerSecond) : [];
     const speedup = speedups.length ? median(speedups) : NaN;
     return [
