@@ -58,9 +58,7 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
           ]
         : []),
       ...(customRoutes && !publicRoutes ? [customRoutes] : []),
-      ...(deps.runtime?.http.configurableHeaders
-        ? [collectConfigurableHeaders(deps.runtime.http.configurableHeaders)]
-        : []),
+      ...(deps.runtime ? [collectConfigurableHeaders(deps.runtime.http.configurableHeaders)] : []),
     ],
     validateResponses: process.env.VALIDATE_RESPONSES === "true",
     metrics: deps.metrics,

@@ -44,8 +44,16 @@ export interface HttpSettings {
     a2a: boolean;
   };
   /** Which request headers reach runs as `configurable` entries (lower-case names; `*` matches any run of characters). */
-  configurableHeaders?: { includes: RegExp[]; excludes: RegExp[] };
+  configurableHeaders: { includes: RegExp[]; excludes: RegExp[] };
 }
+
+/**
+ * Without `configurable_headers`, what the official servers copy: every `x-` header and
+ * `user-agent` (a client's own context: a team, a user, a trace id).
+ */
+const DEFAULT_INCLUDES = ["x-*", "user-agent"];
+/** Headers that carry a credential never reach a run (its config is stored and shown), whatever the settings say. */
+const NEVER_COPIED = new Set(["x-api-key", "x-tenant-id", "x-service-key"]);
 
 function patterns(values: string[] | undefined): RegExp[] {
   return (values ?? []).map(
@@ -82,12 +90,11 @@ export function httpSettingsOf(project: GraphProject): HttpSettings {
       mcp: http.disable_mcp,
       a2a: http.disable_a2a,
     },
-    configurableHeaders: headers
-      ? {
-          includes: patterns(headers.includes ?? headers.include),
-          excludes: patterns(headers.excludes ?? headers.exclude),
-        }
-      : undefined,
+    configurableHeaders: {
+      // Excludes alone narrow the default; includes given (even none) replace it.
+      includes: patterns(headers?.includes ?? headers?.include ?? DEFAULT_INCLUDES),
+      excludes: patterns(headers?.excludes ?? headers?.exclude),
+    },
   };
 }
 
@@ -96,11 +103,11 @@ export function configurableHeaders(
   settings: HttpSettings["configurableHeaders"],
   headers: Record<string, string | string[] | undefined>,
 ): Record<string, string> {
-  if (!settings) return {};
   const picked: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const lower = name.toLowerCase();
+    if (NEVER_COPIED.has(lower)) continue;
     if (!settings.includes.some((pattern) => pattern.test(lower))) continue;
     if (settings.excludes.some((pattern) => pattern.test(lower))) continue;
     picked[lower] = Array.isArray(value) ? value.join(", ") : value;

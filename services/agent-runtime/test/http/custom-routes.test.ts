@@ -1,9 +1,12 @@
 // langgraph.json's `http` section beyond CORS: a project's own app (`http.app`, Hono or Express)
 // mounted after CORS and auth and before the built-in routes, so its middleware also wraps them;
-// `disable_*` switching built-in groups off; `configurable_headers` copying request headers into
-// runs' `configurable`.
+// `disable_*` switching built-in groups off; request headers copied into runs' `configurable`
+// (every `x-` header and `user-agent` by default, as the official servers do, or what
+// `configurable_headers` says).
 import path from "node:path";
 import { runtimeKeyHash } from "@lgp/server-kit";
+import type { GraphProject } from "../../src/graphs/config";
+import { configurableHeaders, httpSettingsOf } from "../../src/http/settings";
 import { Client, startTestRuntime } from "../support/harness";
 
 const FIXTURES = path.resolve(__dirname, "fixtures/custom-routes");
@@ -185,5 +188,58 @@ describe("a public Express router (http.app, enable_custom_route_auth: false), w
     );
     // Health stays served: deployers wait on it.
     expect((await fetch(`${rt.url}/ok`)).status).toBe(200);
+  });
+
+  it("without configurable_headers, copies every x- header and user-agent into a run's configurable, never a credential", async () => {
+    const client = new Client({
+      apiUrl: rt.url,
+      apiKey: KEY,
+      defaultHeaders: {
+        "x-team-id": "team-1",
+        "X-Trace-Id": "trace-1",
+        "user-agent": "chat-ui/2.1",
+        "x-tenant-id": "tenant-1",
+        "x-service-key": "service-secret",
+        accept: "application/json",
+      },
+    });
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "agent", {
+      input: { messages: [{ role: "user", content: "hi" }] },
+    });
+    const configurable = (
+      (run as unknown as { kwargs: unknown }).kwargs as { config: { configurable: Record<string, unknown> } }
+    ).config.configurable;
+    expect(configurable).toMatchObject({ "x-team-id": "team-1", "x-trace-id": "trace-1", "user-agent": "chat-ui/2.1" });
+    for (const name of ["x-api-key", "x-tenant-id", "x-service-key", "accept"])
+      expect(configurable).not.toHaveProperty(name);
+  });
+});
+
+describe("which headers http.configurable_headers copies", () => {
+  const settings = (http: unknown) =>
+    httpSettingsOf({ configPath: "/project/langgraph.json", json: { graphs: {}, http } } as unknown as GraphProject)
+      .configurableHeaders;
+  const headers = { "x-team-id": "t", "x-team-secret": "s", "user-agent": "ua", "x-api-key": "k", host: "h" };
+
+  it("takes excludes alone as narrowing the default, and includes as replacing it", () => {
+    expect(configurableHeaders(settings(undefined), headers)).toEqual({
+      "x-team-id": "t",
+      "x-team-secret": "s",
+      "user-agent": "ua",
+    });
+    expect(configurableHeaders(settings({ configurable_headers: null }), headers)).toEqual(
+      configurableHeaders(settings(undefined), headers),
+    );
+    expect(configurableHeaders(settings({ configurable_headers: { excludes: ["x-team-s*"] } }), headers)).toEqual({
+      "x-team-id": "t",
+      "user-agent": "ua",
+    });
+    expect(configurableHeaders(settings({ configurable_headers: { includes: ["host"] } }), headers)).toEqual({
+      host: "h",
+    });
+    expect(configurableHeaders(settings({ configurable_headers: { includes: [] } }), headers)).toEqual({});
+    // Asked for by name, a credential header still stays out.
+    expect(configurableHeaders(settings({ configurable_headers: { includes: ["x-api-key"] } }), headers)).toEqual({});
   });
 });
