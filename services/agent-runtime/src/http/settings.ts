@@ -115,16 +115,20 @@ export function configurableHeaders(
   return picked;
 }
 
-/** Puts the request's configurable headers where the run routes read them (`configurableHeadersOf`). */
+/**
+ * Tells the run routes which of a request's headers go into its runs' `configurable`; they are
+ * picked only when a run is created (`configurableHeadersOf`), not on every request.
+ */
 export function collectConfigurableHeaders(settings: HttpSettings["configurableHeaders"]): RequestHandler {
-  return (req, res, next) => {
-    res.locals.configurableHeaders = configurableHeaders(settings, req.headers);
+  return (_req, res, next) => {
+    res.locals.configurableHeaderSettings = settings;
     next();
   };
 }
 
 function configurableHeadersOf(res: Response): Record<string, string> | undefined {
-  return res.locals.configurableHeaders as Record<string, string> | undefined;
+  const settings = res.locals.configurableHeaderSettings as HttpSettings["configurableHeaders"] | undefined;
+  return settings && configurableHeaders(settings, res.req.headers);
 }
 
 /** Who asks for a run, from the request: its user (custom auth) and its configurable headers. */
