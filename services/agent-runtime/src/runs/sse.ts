@@ -38,15 +38,17 @@ export async function sendEventStream(
   // run's stream has its metadata event at once), or alone at the next turn of the event loop.
   let corked = false;
   let written = false;
+  const uncork = () => {
+    if (!corked) return;
+    corked = false;
+    if (!written && !res.writableEnded) res.flushHeaders();
+    res.uncork();
+  };
   const cork = () => {
     if (corked) return;
     corked = true;
     res.cork();
-    setImmediate(() => {
-      corked = false;
-      if (!written && !res.writableEnded) res.flushHeaders();
-      res.uncork();
-    });
+    setImmediate(uncork);
   };
   cork();
   // A comment line with no blank line after it: a blank line would make the official client
@@ -63,6 +65,10 @@ export async function sendEventStream(
   } finally {
     finished = true;
     clearInterval(heartbeat);
+    // Uncorked before it ends: from Node 22 a response's writes made while corked go as one
+    // chunk at its uncork, and end() sends the last chunk before them (the client's stream ends
+    // after the first event, and the rest are lost).
+    uncork();
     res.end();
   }
 }
