@@ -7,7 +7,7 @@
 # not install itself resolve from the runtime's own node_modules (NODE_PATH).
 # The API process (this CMD) and queue workers (`node --import tsx services/agent-runtime/src/worker.ts`)
 # share the image. Database migrations are applied at start-up; serves on PORT (8123).
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # 1. Dependencies, from the lockfile only. Install scripts are skipped, as in development.
 FROM ${NODE_IMAGE} AS deps

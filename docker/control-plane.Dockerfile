@@ -3,7 +3,7 @@
 #   docker build -f docker/control-plane.Dockerfile -t langgraph-platform/control-plane .
 # Runs the TypeScript sources with tsx (no separate compile step); applies its database migrations
 # at start-up; serves on PORT (8100).
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # 1. Dependencies, from the lockfile only (cached until a package.json or the lockfile changes).
 #    Install scripts are skipped, as in development: nothing the services need runs one.
