@@ -1,4 +1,5 @@
 // The graph, schema and subgraph views of GET /assistants/{id}/graph, /schemas and /subgraphs.
+import { isHostedGraph } from "./hosted";
 import type { CompiledGraph } from "./registry";
 import { extractGraphSchema, type GraphSchema } from "./schemas";
 import type { SourceGraphSchema, SourceSchemas } from "./source-schemas/reader";
@@ -11,6 +12,8 @@ export async function drawGraph(
   xray?: boolean | number,
 ): Promise<{ nodes: object[]; edges: object[] }> {
   const drawable = await graph.getGraphAsync({ xray });
+  // A hosted graph's drawing is as its own language's official server answers it.
+  if (isHostedGraph(graph)) return drawable.toJSON();
   const json = drawable.toJSON() as { nodes: { id: string; type?: string; data?: unknown }[]; edges: object[] };
   return {
     nodes: json.nodes.map((node) => ({
@@ -29,12 +32,14 @@ function schemaFields(schema: GraphSchema): Record<string, unknown> {
     output_schema: schema.output,
     state_schema: schema.state,
     config_schema: schema.config,
-    context_schema: schema.config,
+    context_schema: schema.context ?? schema.config,
   };
 }
 
 /** The run-time schemas, with the parts the running graph could not type taken from the source when it could. */
 async function schemaOf(graph: CompiledGraph, namespace: string, source?: SourceSchemasOf): Promise<GraphSchema> {
+  // A hosted graph (and each of its subgraphs) describes itself.
+  if (typeof graph?.schemas === "function") return graph.schemas();
   const { schema, untyped } = extractGraphSchema(graph);
   if (!untyped.length || !source) return schema;
   const typed: SourceGraphSchema | undefined = (await source())?.[namespace];

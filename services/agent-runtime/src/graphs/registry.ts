@@ -21,8 +21,9 @@ import { registerSdkLogger } from "./sdk-logger";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type CompiledGraph = any;
 
-/** Why a graph is built, as in the official server's factory runtime (`access_context`). */
-export type GraphAccess = "threads.create_run" | "threads.read" | "threads.update" | "assistants.read";
+import type { GraphAccess } from "./hosted";
+
+export type { GraphAccess };
 
 /** The second argument of a graph factory. */
 export interface GraphFactoryRuntime {

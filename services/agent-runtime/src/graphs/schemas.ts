@@ -23,6 +23,8 @@ export interface GraphSchema {
   input?: JsonSchema;
   output?: JsonSchema;
   config?: JsonSchema;
+  /** The run context's schema where it differs from the config's (a Python graph's); JS graphs have one. */
+  context?: JsonSchema;
 }
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
@@ -216,7 +218,7 @@ function annotationSchemas(graph: CompiledGraph): GraphSchema {
 export interface RuntimeGraphSchema {
   schema: GraphSchema;
   /** Parts given as Annotation (or not at all): their types live in the source only (see source-schemas). */
-  untyped: (keyof GraphSchema)[];
+  untyped: ("state" | "input" | "output" | "config")[];
 }
 
 const cache = new WeakMap<object, RuntimeGraphSchema>();

@@ -15,12 +15,14 @@ import { interruptsOf } from "../threads/state";
 import type { ClaimedThread, RunRepository, RunRow, RunStatus } from "./repository";
 import { finishedWithJson, type RunFinishedHooks } from "./finished";
 import { RunEventSender } from "./event-sender";
-import { EventMapper, graphModes } from "./stream-modes";
-import { ProtocolRunEvents, type GraphProtocolEvent } from "../protocol/run-events";
+import { streamGraphRun } from "./graph-stream";
+import { ProtocolRunEvents } from "../protocol/run-events";
 
 /** What the executor learns from the stream itself. */
 interface Tracked {
   values: unknown;
+  /** The same as JSON, when the graph's host gave them so (a Python graph's). */
+  valuesJson?: string;
   interrupted: boolean;
   /** Set when the run was cancelled (it stops where it was; `rollback` also erases it). */
   cancelled?: "interrupt" | "rollback";
@@ -198,8 +200,6 @@ export class RunExecutor {
       assistant_id: run.assistant_id,
       run_attempt: run.attempt,
     });
-    const subgraphs = !!kwargs.stream_subgraphs;
-    const mapper = new EventMapper(kwargs.stream_mode);
     const protocol = this.protocolEvents(run);
     let status: RunStatus = "success";
     let failure: { error: string; message: string } | undefined;
@@ -229,49 +229,45 @@ export class RunExecutor {
           : kwargs.resume_interrupt && kwargs.input != null && hasPendingInterrupt(latest)
             ? new Command({ resume: kwargs.input })
             : (kwargs.input ?? null);
-      // "values" is always streamed: its last chunk is the thread's new state (no read-back).
-      const modes = graphModes(kwargs.stream_mode);
-      if (!modes.includes("values")) modes.push("values");
-      const options = {
-        ...(config as object),
-        recursionLimit: (config.recursion_limit as number | undefined) ?? (config.recursionLimit as number | undefined),
-        configurable,
-        metadata,
-        context: kwargs.context,
-        streamMode: modes,
-        subgraphs,
-        interruptBefore: kwargs.interrupt_before,
-        interruptAfter: kwargs.interrupt_after,
-        durability: kwargs.durability,
-        signal: controller.signal,
-      };
-      const handle = async (chunk: unknown) => {
-        const [namespace, mode, payload] = subgraphs
-          ? (chunk as [string[], string, unknown])
-          : [[], ...(chunk as [string, unknown])];
-        if (mode === "values" && namespace.length === 0) track(tracked, payload);
-        for (const event of mapper.map(chunk, subgraphs)) await sender.emit(event.event, event.data);
-      };
-      if (protocol) {
-        // A run of the thread-centric protocol: LangGraph's protocol events, to the thread's log.
-        const { streamMode: _modes, subgraphs: _subgraphs, ...rest } = options;
-        await protocol.start();
-        const stream = await graph.streamEvents(input, { ...rest, runId: run.run_id, version: "v3" });
-        for await (const event of stream as AsyncIterable<GraphProtocolEvent>) {
-          if (event.method === "values" && !event.params.namespace?.length) track(tracked, event.params.data);
-          await protocol.event(event);
-        }
-      } else if (kwargs.stream_mode.includes("events")) {
-        // `events`: LangChain's event stream, each as an `events` event. The graph's own stream
-        // chunks ride in it as the root run's `on_chain_stream` events: those go out as their
-        // modes' events only (as on the official server), and hidden steps not at all.
-        for await (const event of graph.streamEvents(input, { ...options, runId: run.run_id, version: "v2" })) {
-          if (event.event === "on_chain_stream" && event.run_id === run.run_id) await handle(event.data?.chunk);
-          else if (!event.tags?.includes("langsmith:hidden")) await sender.emit("events", serialize(event));
-        }
-      } else {
-        for await (const chunk of await graph.stream(input, options)) await handle(chunk);
-      }
+      if (protocol) await protocol.start();
+      await streamGraphRun(
+        graph,
+        input,
+        {
+          config: config as Record<string, unknown>,
+          configurable,
+          metadata,
+          recursionLimit:
+            (config.recursion_limit as number | undefined) ?? (config.recursionLimit as number | undefined),
+          context: kwargs.context,
+          streamMode: kwargs.stream_mode,
+          subgraphs: !!kwargs.stream_subgraphs,
+          interruptBefore: kwargs.interrupt_before,
+          interruptAfter: kwargs.interrupt_after,
+          durability: kwargs.durability,
+          signal: controller.signal,
+          runId: run.run_id,
+          protocol: !!protocol,
+        },
+        {
+          event: (event, data) => sender.emit(event, data),
+          values: (values) => {
+            tracked.values = values;
+            tracked.valuesJson = undefined;
+          },
+          valuesJson: (json) => {
+            tracked.valuesJson = json;
+            tracked.values = undefined;
+          },
+          interrupted: () => {
+            tracked.interrupted = true;
+          },
+          protocol: async (event) => {
+            if (event.method === "values" && !event.params.namespace?.length) track(tracked, event.params.data);
+            await protocol!.event(event);
+          },
+        },
+      );
       sender.check();
       // Its checkpoints held back and under way are stored (or failed, as a save would have).
       await checkpointer?.settleHeld?.(tracked.hold);
@@ -329,7 +325,10 @@ export class RunExecutor {
     let threadStatus = (status === "error" ? "error" : "idle") as ThreadStatus;
     let state: { values: string; interrupts: object } | null = null;
     // The common case: the run went to the end (its status can still turn to error below).
-    const wentToEnd = () => status === "success" && !tracked.interrupted && tracked.values !== undefined;
+    const wentToEnd = () =>
+      status === "success" &&
+      !tracked.interrupted &&
+      (tracked.values !== undefined || tracked.valuesJson !== undefined);
     // Its last checkpoint cannot be stored: the run failed, as it would have had that save failed
     // (its thread keeps the state of the checkpoints stored).
     const checkpointLost = async (cause: unknown) => {
@@ -385,7 +384,7 @@ export class RunExecutor {
       }
     };
     // The common case: the run went to the end; its last values chunk is the state.
-    if (wentToEnd()) state = { values: serialize(tracked.values), interrupts: {} };
+    if (wentToEnd()) state = { values: tracked.valuesJson ?? serialize(tracked.values), interrupts: {} };
     else await readBack();
     // The run's outcome is known: a connection fault here is waited out, not turned into a failure.
     // The root's terminal lifecycle before the thread is freed: the thread's next run (queued, or
