@@ -6,7 +6,8 @@
 // - Secrets the embedded mode needs (encryption key, the control plane's bootstrap API key, the agent
 //   runtime's API key) are generated once and kept in .data/secrets.json. The runtime gets only its
 //   key's hash (API_KEY_HASHES), as a deployed runtime does.
-// - `npm start -- --config <path>` serves another project's langgraph.json (as LANGGRAPH_JSON does).
+// - `npm start -- --config <path>` serves another project's langgraph.json (as LANGGRAPH_JSON does);
+//   a project with Python graphs gets its Python environment made under .data/python first.
 // Ctrl-C stops the services, then PostgreSQL (run in a process group of its own, so the terminal's
 // SIGINT reaches only this script's first process): nothing is left running.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -15,6 +16,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import net from "node:net";
 import path from "node:path";
 import { runtimeKeyHash, waitUntilOk } from "@lgp/server-kit";
+import { readGraphProject } from "../services/agent-runtime/src/graphs/config";
+import { preparePythonEnvironment, pythonProjectOf } from "../services/agent-runtime/src/python/environment";
 
 const root = path.resolve(__dirname, "..");
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, ".data"));
@@ -84,6 +87,19 @@ async function main(): Promise<void> {
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its data folder.
   if (process.getuid?.() === 0) chmodSync(dataDir, 0o711);
   const secrets = loadOrCreateSecrets();
+  // A project with Python graphs: its environment made (or reused) here, with progress lines,
+  // before anything starts (the runtime then only uses it).
+  let python: string | undefined = process.env.LANGGRAPH_PYTHON;
+  const project = readGraphProject(langgraphJson ?? path.join(root, "examples/langgraph.json"));
+  if (!python && project.entries.some((entry) => entry.language === "python")) {
+    python = (
+      await preparePythonEnvironment(pythonProjectOf(project), {
+        basePython: process.env.PYTHON,
+        environmentsDir: process.env.PYTHON_ENVIRONMENTS_DIR ?? path.join(dataDir, "python"),
+        log: say,
+      })
+    ).python;
+  }
   let stopPostgres: (() => Promise<void>) | undefined;
   let serverUrl = process.env.POSTGRES_URL;
 
@@ -191,6 +207,7 @@ async function main(): Promise<void> {
     API_KEY_HASHES: runtimeKeyHash(runtimeKey),
     DATABASE_URL: runtimeDatabaseUrl,
     ...(langgraphJson ? { LANGGRAPH_JSON: langgraphJson } : {}),
+    ...(python ? { LANGGRAPH_PYTHON: python } : {}),
   });
 
   try {

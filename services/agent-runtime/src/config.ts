@@ -98,6 +98,18 @@ export const agentRuntimeEnv = z.object({
       }
       return parsed;
     }),
+  /**
+   * Python graphs: the interpreter of an environment made already (with the graph host's and the
+   * project's requirements, as the images and the local deployer make them). Unset: the runtime
+   * makes one itself under PYTHON_ENVIRONMENTS_DIR, the first time, and reuses it.
+   */
+  LANGGRAPH_PYTHON: z.string().min(1).optional(),
+  /** The interpreter Python environments are made with (unset: python<python_version>, else python3). */
+  PYTHON: z.string().min(1).optional(),
+  /** Where the runtime keeps the Python environments it makes (one per set of requirements). */
+  PYTHON_ENVIRONMENTS_DIR: z.string().default(path.join(REPO_ROOT, ".data/python")),
+  /** PostgreSQL connections of each Python graph host (its checkpointer). */
+  PYTHON_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   /** Queue workers inside the API process (0 when separate worker processes run). */
   WORKERS: z.coerce.number().int().min(0).max(256).default(4),
   /**

@@ -6,6 +6,7 @@ import { loadProcessConfig, type AgentRuntimeConfig } from "./config";
 import { corsSettingsOf } from "./http/cors";
 import { MemorySaver } from "@langchain/langgraph";
 import { GraphRegistry } from "./graphs/registry";
+import { pythonSettingsOf } from "./python/graphs";
 import { createRuntime } from "./runtime";
 import { ownUrl, publishOwnUrl } from "./http/own-url";
 import type { AddressInfo } from "node:net";
@@ -56,10 +57,12 @@ export async function checkGraphs(config: AgentRuntimeConfig, logger: Logger): P
   corsSettingsOf(config); // reads langgraph.json: a bad http.cors stops start-up here too
   if (!config.LANGGRAPH_STRICT_GRAPHS) return;
   // Its warnings are the runtime's to log once, when it loads the graphs for good.
-  await GraphRegistry.load(config.LANGGRAPH_JSON, new MemorySaver(), {
+  const graphs = await GraphRegistry.load(config.LANGGRAPH_JSON, new MemorySaver(), {
     logger: logger.child({}, { level: "silent" }),
     strict: true,
+    python: pythonSettingsOf(config),
   });
+  await graphs.close();
 }
 
 if (require.main === module) runMain(main);

@@ -21,6 +21,7 @@ import { ProtocolService } from "./protocol/service";
 import { bundleUi, type UiBundles } from "./ui/bundle";
 import { ProtocolSockets } from "./protocol/websocket";
 import { MemoryControlBus, MemoryEventLog, MemoryRunQueue } from "./queue/memory";
+import { pythonSettingsOf } from "./python/graphs";
 import { RedisControlBus, RedisEventLog, RedisRunQueue } from "./queue/redis";
 import type { ControlBus, EventLog, RunQueue } from "./queue/types";
 import { RunExecutor } from "./runs/executor";
@@ -83,6 +84,11 @@ async function setupCheckpointer(pool: pg.Pool, saver: RuntimeCheckpointer): Pro
     await client.query("SELECT pg_advisory_lock(hashtext('lgp-checkpointer-setup'))");
     try {
       await saver.setup();
+      // Python graphs' saver (the official Python one, on the same tables) writes each pending
+      // write's task path too: its column, which the JS saver leaves at its default.
+      await client.query(
+        `ALTER TABLE "${CHECKPOINT_SCHEMA}".checkpoint_writes ADD COLUMN IF NOT EXISTS task_path TEXT NOT NULL DEFAULT ''`,
+      );
     } finally {
       await client.query("SELECT pg_advisory_unlock(hashtext('lgp-checkpointer-setup'))");
     }
@@ -113,12 +119,14 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       logger,
       defaults: config.LANGGRAPH_CONFIG,
       strict: config.LANGGRAPH_STRICT_GRAPHS,
+      python: pythonSettingsOf(config),
     });
+    closers.unshift(() => graphs.close());
     // After the graphs: langgraph.json's `env` is applied, and the handler may read it.
     const project = readGraphProject(config.LANGGRAPH_JSON);
     const customAuth = await CustomAuth.load(project);
     const http = httpSettingsOf(project);
-    const storeIndex = await loadSemanticIndex(project);
+    const storeIndex = await loadSemanticIndex(project, (spec) => graphs.hostedEmbedder(spec));
     const storeTtl = storeTtlOf(project);
     const checkpointerTtl = checkpointerTtlOf(project);
     graphs.setStore(createGraphStore(db, storeIndex, storeTtl));
@@ -319,6 +327,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
               logLevel: config.LOG_LEVEL,
               // Threads start before the API listens: its configured port (0 picks one later).
               apiUrl: ownUrl({ host: config.HOST, port: config.PORT }, config.LANGGRAPH_API_URL),
+              python: pythonSettingsOf(config),
             },
             config.WORKER_THREADS,
             {

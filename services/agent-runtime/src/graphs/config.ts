@@ -29,10 +29,25 @@ export type LanggraphJson = z.infer<typeof langgraphJson>;
 
 export interface GraphEntry {
   graphId: string;
-  /** Absolute path of the module. */
+  /** Absolute path of the module (a Python graph given as a module path: that module's name). */
   file: string;
   exportName: string;
   description?: string;
+  /** A `.py` file or a dotted module path is a Python graph, run by the Python graph host. */
+  language: "js" | "python";
+  /** A Python graph given as `package.module:attr`. */
+  module?: string;
+}
+
+/** `agents.steps` in `agents.steps:make_graph`: a Python module path (no folder, no file extension). */
+const PYTHON_MODULE = /^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/;
+const JS_EXTENSIONS = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+
+/** Whether a path (a graph's, `auth.path`, `http.app`, `store.index.embed`) names Python, and which module when it is a module path. */
+export function languageOf(file: string): { language: "js" | "python"; module?: string } {
+  if (file.endsWith(".py")) return { language: "python" };
+  if (PYTHON_MODULE.test(file) && !JS_EXTENSIONS.test(file)) return { language: "python", module: file };
+  return { language: "js" };
 }
 
 /**
@@ -133,11 +148,14 @@ export function readGraphProject(configPath: string): GraphProject {
     const separator = target.lastIndexOf(":");
     const file = separator > 0 ? target.slice(0, separator) : target;
     const exportName = separator > 0 ? target.slice(separator + 1) : "default";
+    const { language, module } = languageOf(file);
     return {
       graphId,
-      file: path.resolve(baseDir, file),
-      exportName: exportName || "default",
+      file: module ?? path.resolve(baseDir, file),
+      exportName: exportName || (language === "python" ? "graph" : "default"),
       description: typeof spec === "string" ? undefined : spec.description,
+      language,
+      ...(module ? { module } : {}),
     };
   });
   return {

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { HttpError, type Logger } from "@lgp/server-kit";
+import { HttpError, createLogger, type Logger } from "@lgp/server-kit";
 import {
   GraphConfigError,
   applyProjectEnv,
@@ -16,6 +16,8 @@ import {
 } from "./config";
 import { loadModule } from "./modules";
 import { registerSdkLogger } from "./sdk-logger";
+import { PythonGraphs, pythonExportsOf, type PythonSettings } from "../python/graphs";
+import type { PrismaStore } from "../store/graph-store";
 
 /** What the runtime uses of a compiled graph (a `Pregel` instance). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -39,6 +41,8 @@ interface LoadedGraph {
   entry: GraphEntry;
   compiled?: CompiledGraph;
   factory?: Factory;
+  /** Run by the Python graph host. */
+  python?: boolean;
   /** Why the graph could not be loaded (it is declared, but nothing can use it). */
   failure?: string;
 }
@@ -56,6 +60,8 @@ export interface GraphLoadOptions {
   defaults?: GraphDefaults;
   /** A graph that fails to load stops the load (LANGGRAPH_STRICT_GRAPHS). */
   strict?: boolean;
+  /** How Python graphs run here (without it, a project's Python graphs cannot load). */
+  python?: PythonSettings;
 }
 
 function isCompiled(value: unknown): boolean {
@@ -76,6 +82,8 @@ export class GraphRegistry {
   private readonly graphs = new Map<string, LoadedGraph>();
   private readonly defaults = new Map<string, Record<string, unknown>>();
   private store: BaseStore | undefined;
+  /** The project's Python graphs, run by this process's Python graph host. */
+  private python?: PythonGraphs;
 
   constructor(private readonly checkpointer: BaseCheckpointSaver) {}
 
@@ -108,21 +116,72 @@ export class GraphRegistry {
 
     const registry = new GraphRegistry(checkpointer);
     for (const [graphId, value] of Object.entries(defaults ?? {})) registry.defaults.set(graphId, value);
-    for (const entry of project.entries) {
-      try {
-        await registry.add(entry);
-      } catch (error) {
-        const cause = (error as Error)?.message ?? String(error);
-        const message = `cannot load ${where(entry)}: ${cause}`;
-        if (options.strict) throw new GraphConfigError(message);
-        logger?.error(
-          { graph_id: entry.graphId, file: entry.file, export: entry.exportName, err: error },
-          `${message}; the other graphs still serve (LANGGRAPH_STRICT_GRAPHS=true stops start-up instead)`,
-        );
-        registry.graphs.set(entry.graphId, { entry, failure: cause.split("\n")[0] });
+    const failed = (entry: GraphEntry, error: unknown) => {
+      const cause = (error as Error)?.message ?? String(error);
+      const message = `cannot load ${where(entry)}: ${cause}`;
+      if (options.strict) throw new GraphConfigError(message);
+      logger?.error(
+        { graph_id: entry.graphId, file: entry.file, export: entry.exportName, err: error },
+        `${message}; the other graphs still serve (LANGGRAPH_STRICT_GRAPHS=true stops start-up instead)`,
+      );
+      registry.graphs.set(entry.graphId, { entry, failure: cause.split("\n")[0] });
+    };
+    try {
+      await registry.addPython(project, options, failed);
+      for (const entry of project.entries) {
+        if (entry.language !== "js") continue;
+        try {
+          await registry.add(entry);
+        } catch (error) {
+          failed(entry, error);
+        }
       }
+    } catch (error) {
+      await registry.close();
+      throw error;
     }
     return registry;
+  }
+
+  /** The project's Python graphs, in a Python graph host started for them. */
+  private async addPython(
+    project: ReturnType<typeof readGraphProject>,
+    options: GraphLoadOptions,
+    failed: (entry: GraphEntry, error: unknown) => void,
+  ): Promise<void> {
+    const entries = project.entries.filter((entry) => entry.language === "python");
+    if (!entries.length && !pythonExportsOf(project).length) return;
+    if (!options.python) {
+      for (const entry of entries) failed(entry, new Error("Python graphs do not run in this process"));
+      return;
+    }
+    try {
+      this.python = await PythonGraphs.start(
+        project,
+        entries,
+        options.python,
+        options.logger ?? createLogger("graphs", "silent"),
+      );
+    } catch (error) {
+      if (!entries.length) throw error;
+      for (const entry of entries) failed(entry, error);
+      return;
+    }
+    for (const entry of entries) {
+      const failure = this.python.failures.get(entry.graphId);
+      if (failure) failed(entry, new Error(failure));
+      else this.graphs.set(entry.graphId, { entry, python: true });
+    }
+  }
+
+  /** `store.index.embed` naming a Python function: called in the Python graph host. */
+  hostedEmbedder(spec: string): ((texts: string[]) => Promise<number[][]>) | undefined {
+    return this.python?.embedder(spec);
+  }
+
+  /** Stops what the graphs need beside this process (the Python graph host). */
+  async close(): Promise<void> {
+    await this.python?.close();
   }
 
   private async add(entry: GraphEntry): Promise<void> {
@@ -158,6 +217,8 @@ export class GraphRegistry {
   /** Makes a store available to every graph (the store capability sets it). */
   setStore(store: BaseStore): void {
     this.store = store;
+    const repository = (store as Partial<PrismaStore>).repository;
+    if (repository) this.python?.setStore(repository);
     for (const loaded of this.graphs.values()) if (loaded.compiled) loaded.compiled.store = store;
   }
 
@@ -209,6 +270,12 @@ export class GraphRegistry {
     this.assertLoaded(graphId);
     if (loaded.compiled) return loaded.compiled;
     const access = runtime.access ?? "threads.read";
+    if (loaded.python)
+      return this.python!.graph(graphId, {
+        config,
+        access,
+        ...(access === "threads.create_run" ? { context: runtime.context ?? {} } : {}),
+      });
     const made = await loaded.factory!(
       { ...config, configurable: { ...(config.configurable ?? {}) } },
       {

@@ -16,7 +16,7 @@ const indexSection = z
   })
   .loose();
 
-type EmbedTexts = (texts: string[]) => Promise<number[][]>;
+export type EmbedTexts = (texts: string[]) => Promise<number[][]>;
 
 /** One text of an item to embed: where it came from, and its position among that path's texts. */
 export interface IndexedText {
@@ -81,8 +81,14 @@ export class SemanticIndex {
   }
 }
 
-/** The configured index, its embedding function loaded; undefined without `store.index`. */
-export async function loadSemanticIndex(project: GraphProject): Promise<SemanticIndex | undefined> {
+/**
+ * The configured index, its embedding function loaded; undefined without `store.index`. A Python
+ * function (`./embed.py:embed`) is called in the Python graph host (`hosted`).
+ */
+export async function loadSemanticIndex(
+  project: GraphProject,
+  hosted?: (spec: string) => EmbedTexts | undefined,
+): Promise<SemanticIndex | undefined> {
   const raw = (project.json as { store?: { index?: unknown } }).store?.index;
   if (raw === undefined || raw === null) return undefined;
   const parsed = indexSection.safeParse(raw);
@@ -93,7 +99,8 @@ export async function loadSemanticIndex(project: GraphProject): Promise<Semantic
     );
   }
   const { dims, embed, fields } = parsed.data;
-  return new SemanticIndex(dims, fields ?? ["$"], embed, await embeddingFunction(project, embed, dims));
+  const embedTexts = hosted?.(embed) ?? (await embeddingFunction(project, embed, dims));
+  return new SemanticIndex(dims, fields ?? ["$"], embed, embedTexts);
 }
 
 async function embeddingFunction(project: GraphProject, spec: string, dims: number): Promise<EmbedTexts> {

@@ -22,8 +22,8 @@ export class CheckpointTables {
         INSERT INTO ${table("checkpoint_blobs")} (thread_id, checkpoint_ns, channel, version, type, blob)
         SELECT ${to}, checkpoint_ns, channel, version, type, blob FROM ${table("checkpoint_blobs")} WHERE thread_id = ${from}`,
       this.db.$executeRaw`
-        INSERT INTO ${table("checkpoint_writes")} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-        SELECT ${to}, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob
+        INSERT INTO ${table("checkpoint_writes")} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob, task_path)
+        SELECT ${to}, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob, task_path
         FROM ${table("checkpoint_writes")} WHERE thread_id = ${from}`,
     ]);
   }

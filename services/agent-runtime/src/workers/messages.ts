@@ -1,6 +1,7 @@
 // What crosses between the main thread and the worker threads that execute runs in the embedded
 // mode (WORKER_THREADS): jobs and control messages one way; event-log writes, wake-ups, control
 // messages, run ends and job outcomes the other. Everything is structured-cloned.
+import type { PythonSettings } from "../python/graphs";
 import type { GraphDefaults } from "../graphs/config";
 import type { RunFinished } from "../runs/finished";
 import type { ControlMessage, JobOutcome, RunJob } from "../queue/types";
@@ -17,6 +18,8 @@ export interface ThreadSettings {
   logLevel: string;
   /** The runtime's address for SDK clients made in graphs (see http/own-url). */
   apiUrl?: string;
+  /** How Python graphs run (each thread has its own Python graph host). */
+  python: PythonSettings;
 }
 
 export type ToThread =

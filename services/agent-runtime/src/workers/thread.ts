@@ -32,21 +32,25 @@ async function start(): Promise<() => Promise<void>> {
   const db = createDb(settings.databaseUrl, 3);
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: settings.poolSize });
   pool.on("error", (error) => logger.error({ err: error }, "checkpointer pool error"));
+  let graphs: GraphRegistry | undefined;
   const closeAll = async () => {
+    await graphs?.close().catch(() => undefined);
     await pool.end().catch(() => undefined);
     await db.$disconnect().catch(() => undefined);
   };
   try {
     const checkpointer = new RuntimeCheckpointer(pool, undefined, { schema: CHECKPOINT_SCHEMA });
     // The main thread has loaded these already and said what it found: only errors are told again.
-    const graphs = await GraphRegistry.load(settings.langgraphJson, checkpointer, {
+    const loaded = await GraphRegistry.load(settings.langgraphJson, checkpointer, {
       logger: logger.child({}, { level: "error" }),
       defaults: settings.graphDefaults,
       strict: settings.strictGraphs,
+      python: settings.python,
     });
+    graphs = loaded;
     const project = readGraphProject(settings.langgraphJson);
-    const storeTtl = storeTtlOf(project);
-    graphs.setStore(createGraphStore(db, await loadSemanticIndex(project), storeTtl));
+    const storeIndex = await loadSemanticIndex(project, (spec) => loaded.hostedEmbedder(spec));
+    loaded.setStore(createGraphStore(db, storeIndex, storeTtlOf(project)));
 
     const events: RunEventWriter = {
       async append(runId, event, data) {
@@ -81,7 +85,7 @@ async function start(): Promise<() => Promise<void>> {
     const executor = new RunExecutor({
       finished,
       runs: new RunRepository(pool, checkpointer),
-      graphs,
+      graphs: loaded,
       events,
       queue: {
         async enqueue(job, options) {

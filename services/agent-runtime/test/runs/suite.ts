@@ -1,7 +1,8 @@
 // The run tests, shared by the queue modes (in-process, on the main thread or on worker threads,
-// and BullMQ + Redis Streams).
+// and BullMQ + Redis Streams) and by the examples' two languages (the JS graphs, and their Python
+// twins run by the Python graph host).
 import { randomUUID } from "node:crypto";
-import { collect, startTestRuntime } from "../support/harness";
+import { collect, graphsOf, startTestRuntime, type GraphLanguage } from "../support/harness";
 
 type Message = { type: string; content: string };
 type Values = { messages: Message[] };
@@ -9,20 +10,20 @@ type Event = { event: string; data: unknown; id?: string };
 
 const say = (content: string) => ({ messages: [{ role: "user", content }] });
 
-export function describeRuns(mode: "memory" | "threads" | "redis"): void {
+export function describeRuns(mode: "memory" | "threads" | "redis", language: GraphLanguage = "js"): void {
   let rt: Awaited<ReturnType<typeof startTestRuntime>>;
   beforeAll(async () => {
     rt = await startTestRuntime({
       redis: mode === "redis",
       workers: 2,
-      env: mode === "threads" ? { WORKER_THREADS: "1" } : {},
+      env: { ...graphsOf(language), ...(mode === "threads" ? { WORKER_THREADS: "1" } : {}) },
     });
   });
   afterAll(async () => {
     await rt?.close();
   });
 
-  describe(`runs (${mode} queue)`, () => {
+  describe(`runs (${mode} queue${language === "python" ? ", Python graphs" : ""})`, () => {
     test("stream: metadata first, then every requested mode; the thread records the reply", async () => {
       const thread = await rt.client.threads.create();
       const events = (await collect(
@@ -65,8 +66,13 @@ export function describeRuns(mode: "memory" | "threads" | "redis"): void {
       const kinds = events
         .filter((event) => event.event === "events")
         .map((event) => (event.data as { event: string }).event);
-      // As on the official server: the graph's own chunks go out as their modes' events only.
-      expect(kinds).toEqual(["on_chain_start", "on_chain_start", "on_chain_end", "on_chain_end"]);
+      // As on the official servers: the root graph's own chunks go out as their modes' events only
+      // (LangGraph Python also has the node's own stream event).
+      expect(kinds).toEqual(
+        language === "python"
+          ? ["on_chain_start", "on_chain_start", "on_chain_stream", "on_chain_end", "on_chain_end"]
+          : ["on_chain_start", "on_chain_start", "on_chain_end", "on_chain_end"],
+      );
       const updates = events.filter((event) => event.event === "updates");
       expect(updates).toHaveLength(1);
       expect(updates[0].data).toEqual({

@@ -22,6 +22,15 @@ import { deleteRedisKeys } from "./redis-keys";
 export { Client, deleteRedisKeys };
 
 export const EXAMPLES_CONFIG = path.resolve(__dirname, "../../../../examples/langgraph.json");
+/** The Python twins of the examples (examples/python), with the same graph ids. */
+export const PYTHON_EXAMPLES_CONFIG = path.resolve(__dirname, "../../../../examples/python/langgraph.json");
+
+export type GraphLanguage = "js" | "python";
+
+/** The runtime's environment serving the examples of a language (JS: the default). */
+export function graphsOf(language: GraphLanguage): Record<string, string> {
+  return language === "python" ? { LANGGRAPH_JSON: PYTHON_EXAMPLES_CONFIG } : {};
+}
 
 export interface RunningRuntime {
   url: string;

@@ -1,0 +1,1 @@
+"""The Python twins of the platform's example graphs."""

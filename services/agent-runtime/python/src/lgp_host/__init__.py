@@ -1,0 +1,1 @@
+"""The agent runtime's Python graph host (see lgp_host.main)."""

@@ -1,0 +1,3 @@
+from lgp_host.main import main
+
+main()
