@@ -4,13 +4,10 @@
 // (`langgraph-checkpoint-conformance`), run on the checkpointer Python graphs use here.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import path from "node:path";
 import { HOST_PACKAGE_DIR } from "../../src/python/host";
-import { preparePythonEnvironment } from "../../src/python/environment";
 import { libpqUrl } from "../../src/python/graphs";
 import { startTestRuntime, type RunningRuntime } from "../support/harness";
-
-const ENVIRONMENTS = path.resolve(__dirname, "../../../../.data/python");
+import { testClientsEnvironment } from "../support/python";
 
 let runtime: RunningRuntime | undefined;
 afterAll(async () => {
@@ -19,10 +16,7 @@ afterAll(async () => {
 
 test("the host package's pytest suite passes, the checkpointer conformance suite among it", async () => {
   runtime = await startTestRuntime({ workers: 0 });
-  const environment = await preparePythonEnvironment(
-    { dir: HOST_PACKAGE_DIR, version: "3.11", dependencies: [".[test]"] },
-    { environmentsDir: ENVIRONMENTS, basePython: process.env.PYTHON, log: () => undefined },
-  );
+  const environment = await testClientsEnvironment();
   const result = await promisify(execFile)(
     environment.python,
     ["-m", "pytest", "-v", "-p", "no:cacheprovider", "-rs"],

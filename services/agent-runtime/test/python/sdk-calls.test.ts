@@ -1,26 +1,17 @@
-// The official Python client (`langgraph-sdk`) against a live runtime: sdk_calls.py makes the
-// calls a Python user makes and reports each one. Skipped, saying why, when the interpreter
-// (`PYTHON`, default python3) cannot import langgraph_sdk (.ci/run installs it when it can).
-import { execFile, spawnSync } from "node:child_process";
+// The official Python client (`langgraph-sdk`, from the test clients' environment: see
+// test/support/python.ts) against a live runtime serving the JS examples, then one serving their
+// Python twins: sdk_calls.py makes the calls a Python user makes and reports each one.
+import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { startTestRuntime, type RunningRuntime } from "../support/harness";
+import { graphsOf, startTestRuntime, type GraphLanguage, type RunningRuntime } from "../support/harness";
+import { testClientsEnvironment } from "../support/python";
 
-const PYTHON = process.env.PYTHON ?? "python3";
-const probe = spawnSync(PYTHON, ["-c", "import langgraph_sdk"], { encoding: "utf8" });
-const hasSdk = probe.status === 0;
-if (!hasSdk) {
-  const why = probe.error ? String(probe.error) : probe.stderr.trim().split("\n").at(-1);
-  console.warn(
-    `Python SDK test skipped: ${PYTHON} cannot import langgraph_sdk (${why}); pip install langgraph-sdk==0.4.5`,
-  );
-}
-
-(hasSdk ? describe : describe.skip)("the official Python client", () => {
+describe.each<GraphLanguage>(["js", "python"])("the official Python client (%s graphs)", (language) => {
   let runtime: RunningRuntime;
 
   beforeAll(async () => {
-    runtime = await startTestRuntime();
+    runtime = await startTestRuntime({ env: graphsOf(language) });
   });
 
   afterAll(async () => {
@@ -28,8 +19,9 @@ if (!hasSdk) {
   });
 
   test("its calls succeed: assistants, subgraphs, supersteps, streamed, waited and joined runs, thread stream", async () => {
+    const { python } = await testClientsEnvironment();
     const script = path.join(__dirname, "sdk_calls.py");
-    const { stdout } = await promisify(execFile)(PYTHON, [script, runtime.url], { timeout: 50_000 });
+    const { stdout } = await promisify(execFile)(python, [script, runtime.url], { timeout: 50_000 });
     const results = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, string>;
     const failed = Object.fromEntries(Object.entries(results).filter(([, outcome]) => outcome !== "ok"));
     expect(failed).toEqual({});
