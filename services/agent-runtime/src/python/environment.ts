@@ -171,7 +171,9 @@ export async function preparePythonEnvironment(
   const base = await findBasePython(settings.version, options.basePython);
   const plan = pipPlan(settings);
   const hash = createHash("sha256")
-    .update(JSON.stringify([base.version, settings.dependencies, plan.fingerprint]))
+    // What the dependencies resolve to, not how they are written: two projects that depend on the
+    // same folders and packages share an environment.
+    .update(JSON.stringify([base.version, plan.fingerprint]))
     .digest("hex")
     .slice(0, 16);
   const name = path.basename(settings.dir).replace(/[^\w.-]/g, "_") || "project";

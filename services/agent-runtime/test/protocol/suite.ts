@@ -8,6 +8,8 @@ import WebSocket from "ws";
 import { startTestRuntime, type RunningRuntime } from "../support/harness";
 
 export const PROTOCOL_FIXTURES = path.resolve(__dirname, "fixtures/langgraph.json");
+/** The same graphs in Python (the echo agent's answer streamed by a scripted chat model). */
+export const PYTHON_PROTOCOL_FIXTURES = path.resolve(__dirname, "fixtures/python/langgraph.json");
 
 type Transport = "sse" | "websocket";
 interface Tree {
@@ -76,7 +78,7 @@ const messageTexts = (values: unknown) =>
     String(message.kwargs?.content ?? message.content),
   );
 
-export function protocolSuite(mode: { redis: boolean; workerThreads?: number }): void {
+export function protocolSuite(mode: { redis: boolean; workerThreads?: number; language?: "js" | "python" }): void {
   let runtime: RunningRuntime;
   const threads: Thread[] = [];
   const open = (assistantId: string, transport: Transport, options?: Parameters<typeof openThread>[3]) => {
@@ -112,7 +114,10 @@ export function protocolSuite(mode: { redis: boolean; workerThreads?: number }):
   beforeAll(async () => {
     runtime = await startTestRuntime({
       redis: mode.redis,
-      env: { LANGGRAPH_JSON: PROTOCOL_FIXTURES, WORKER_THREADS: String(mode.workerThreads ?? 0) },
+      env: {
+        LANGGRAPH_JSON: mode.language === "python" ? PYTHON_PROTOCOL_FIXTURES : PROTOCOL_FIXTURES,
+        WORKER_THREADS: String(mode.workerThreads ?? 0),
+      },
     });
   }, 60_000);
 

@@ -24,7 +24,8 @@ from lgp_host import describe, logs
 from lgp_host.channel import Channel, error_of
 from lgp_host.checkpointer import connection_pool, saver
 from lgp_host.loader import GraphSpec, LoadedGraph, graph_for, load, load_export
-from lgp_host.runs import protocol_items, stream_items
+from lgp_host.protocol import protocol_items
+from lgp_host.runs import stream_items
 from lgp_host.serde import dumps, loads
 from lgp_host.state import command_of, snapshot_wire, supersteps_of
 from lgp_host.store import RuntimeStore

@@ -5,7 +5,7 @@ The stream's items (channel `item` frames):
 - `{"e": name}` + data: an event of the run's stream (`values`, `updates|ns`, `messages/partial`...);
 - `{"s": 1}` + data: the root graph's values (the thread's new state), whether asked for or not;
 - `{"i": 1}`: the run stopped at an interrupt;
-- `{"p": 1}` + data: an event of the thread-centric protocol (LangGraph's v3 stream events).
+- `{"p": 1}` + data: an event of the thread-centric protocol (see lgp_host.protocol).
 """
 
 from __future__ import annotations
@@ -186,19 +186,3 @@ async def stream_items(graph: Any, run_input: Any, config: dict[str, Any], args:
                 yield item
         else:
             yield ({"e": "events"}, dumps(event))
-
-
-async def protocol_items(graph: Any, run_input: Any, config: dict[str, Any], args: dict[str, Any]) -> AsyncIterator[StreamItem]:
-    """The run's events of the thread-centric protocol: LangGraph's v3 event stream, as it is."""
-    kwargs: dict[str, Any] = {
-        "context": args.get("context"),
-        "interrupt_before": args.get("interrupt_before"),
-        "interrupt_after": args.get("interrupt_after"),
-    }
-    if args.get("durability"):
-        kwargs["durability"] = args["durability"]
-    stream = graph.astream_events(run_input, config, version="v3", **kwargs)
-    if hasattr(stream, "__await__"):
-        stream = await stream
-    async for event in stream:
-        yield ({"p": 1}, dumps(event))
