@@ -25,11 +25,17 @@ interface PythonSchemas {
   context: object | null;
 }
 
+/** Checkpoint keys that LangGraph Python reads as given when present (a `null` one as a value, not as absent). */
+const CHECKPOINT_KEYS = ["checkpoint_id", "checkpoint_ns", "checkpoint_map"];
+
 /** A config as JSON: what LangGraph Python reads of it (its callbacks, signals and objects stay here). */
-function plainConfig(config: Record<string, any> | undefined): Record<string, unknown> {
+function plainConfig(config: Record<string, any> | undefined): Record<string, any> {
   if (!config) return {};
   const { callbacks: _callbacks, signal: _signal, store: _store, ...rest } = config;
-  return toPlain(rest);
+  const plain = toPlain<Record<string, any>>(rest);
+  const configurable = plain.configurable as Record<string, unknown> | undefined;
+  if (configurable) for (const key of CHECKPOINT_KEYS) if (configurable[key] === null) delete configurable[key];
+  return plain;
 }
 
 /** A LangGraph JS `Command` (or its plain form) as the API's `{resume, update, goto}`. */

@@ -31,11 +31,16 @@ def snapshot_wire(snapshot: StateSnapshot) -> dict[str, Any]:
                 "result": getattr(task, "result", None),
             }
         )
+    metadata = snapshot.metadata
+    thread_id = ((snapshot.config or {}).get("configurable") or {}).get("thread_id")
+    if metadata is not None and thread_id and "thread_id" not in metadata:
+        # The saver keeps no thread id in a checkpoint's metadata; the official server shows it there.
+        metadata = {**metadata, "thread_id": thread_id}
     return {
         "values": snapshot.values,
         "next": list(snapshot.next),
         "config": snapshot.config,
-        "metadata": snapshot.metadata,
+        "metadata": metadata,
         "createdAt": snapshot.created_at,
         "parentConfig": snapshot.parent_config,
         "tasks": tasks,
