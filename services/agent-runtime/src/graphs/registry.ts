@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { HttpError, createLogger, type Logger } from "@lgp/server-kit";
+import { ConfigError, HttpError, createLogger, type Logger } from "@lgp/server-kit";
 import {
   GraphConfigError,
   applyProjectEnv,
@@ -17,6 +17,7 @@ import {
 import { loadModule } from "./modules";
 import { registerSdkLogger } from "./sdk-logger";
 import { PythonGraphs, pythonExportsOf, type PythonSettings } from "../python/graphs";
+import type { PythonHost } from "../python/host";
 import type { PrismaStore } from "../store/graph-store";
 
 /** What the runtime uses of a compiled graph (a `Pregel` instance). */
@@ -163,7 +164,9 @@ export class GraphRegistry {
         options.logger ?? createLogger("graphs", "silent"),
       );
     } catch (error) {
-      if (!entries.length) throw error;
+      // No Python to run them with, or their dependencies cannot be installed: start-up stops,
+      // saying what to do (a Python graph that fails to load is the graph's own failure).
+      if (error instanceof ConfigError || !entries.length) throw error;
       for (const entry of entries) failed(entry, error);
       return;
     }
@@ -177,6 +180,11 @@ export class GraphRegistry {
   /** `store.index.embed` naming a Python function: called in the Python graph host. */
   hostedEmbedder(spec: string): ((texts: string[]) => Promise<number[][]>) | undefined {
     return this.python?.embedder(spec);
+  }
+
+  /** This process's Python graph host, when the project has Python parts. */
+  pythonHost(): PythonHost | undefined {
+    return this.python?.host;
   }
 
   /** Stops what the graphs need beside this process (the Python graph host). */

@@ -136,6 +136,8 @@ export async function killProcess(child: ChildProcess): Promise<void> {
 
 export interface RuntimeProcess {
   url: string;
+  /** Its database (a worker process started beside it uses it too). */
+  databaseUrl: string;
   child: ChildProcess;
   /** What the process printed. */
   output: string[];
@@ -169,5 +171,5 @@ export async function startRuntimeProcess(databaseName: string, env: Record<stri
     await stop();
     throw new Error(`the runtime process did not start:\n${output.join("")}`);
   }
-  return { url, child, output, stop };
+  return { url, databaseUrl: database.url, child, output, stop };
 }
