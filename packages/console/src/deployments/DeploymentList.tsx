@@ -9,7 +9,7 @@ import { useTitle } from "../components/useTitle";
 
 const PAGE = 20;
 const STATUSES = ["AWAITING_DATABASE", "READY", "UNUSED", "AWAITING_DELETE", "UNKNOWN"];
-const TYPES = ["dev_free", "dev", "prod"];
+const TYPES = ["dev_free", "dev", "dev_zero", "prod"];
 
 /** Search, filters and paging as the API offers them; the filters live in the URL (no secrets there). */
 export function DeploymentList() {

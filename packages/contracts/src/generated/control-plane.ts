@@ -602,8 +602,11 @@ export type components = {
     DeploymentSource: "github" | "external_docker" | "internal_docker" | "internal_source";
     /** @enum {string} */
     DeploymentStatus: "AWAITING_DATABASE" | "READY" | "UNUSED" | "AWAITING_DELETE" | "UNKNOWN";
-    /** @enum {string} */
-    DeploymentType: "dev_free" | "dev" | "prod";
+    /**
+     * @description `dev_zero` is the hosted product's scale-to-zero type (what `langgraph deploy` creates by default); deployers here run it as `dev` (always on).
+     * @enum {string}
+     */
+    DeploymentType: "dev_free" | "dev" | "dev_zero" | "prod";
     /** @enum {string} */
     RevisionStatus:
       | "CREATING"
@@ -640,10 +643,10 @@ export type components = {
       integration_id?: string | null;
       repo_url?: string | null;
       /**
-       * @description Cannot change after creation.
+       * @description Cannot change after creation. `dev_zero` (scale to zero, the hosted default of `langgraph deploy`) runs as `dev` here.
        * @enum {string|null}
        */
-      deployment_type?: "dev_free" | "dev" | "prod" | null;
+      deployment_type?: "dev_free" | "dev" | "dev_zero" | "prod" | null;
       build_on_push?: boolean | null;
       /** @description Only settable for `external_docker`; for other sources the deployer reports the URL the active revision serves at. */
       custom_url?: string | null;
@@ -1486,7 +1489,9 @@ export interface operations {
         limit?: number;
         /** @description Pagination offset (pass the `offset` of the previous answer). */
         offset?: number;
-        /** @description Deployment name to filter by (substring, case-insensitive). */
+        /** @description Deployment name to filter by (the whole name; `langgraph deploy` looks a deployment up by it). */
+        name?: string;
+        /** @description Deployment name to filter by (substring, case-insensitive). Empty matches every name (`langgraph deploy list` sends it empty when given no filter). */
         name_contains?: string;
         /** @description Deployment status to filter by. */
         status?: components["schemas"]["DeploymentStatus"];

@@ -3,7 +3,8 @@
 // - the test clients' (the graph host package with its `test` extra: pytest, the checkpoint
 //   conformance suite, the official Python SDK and CLI).
 // `.ci/run` makes both before `npm test` (`npx tsx services/agent-runtime/test/support/python.ts`),
-// so test files running in parallel do not make them at once.
+// so test files running in parallel do not make them at once. With `--clients`, it prints only the
+// test clients' interpreter (what the control plane's tests run the official Python CLI with).
 import path from "node:path";
 import { readGraphProject } from "../../src/graphs/config";
 import { preparePythonEnvironment, pythonProjectOf, type PythonEnvironment } from "../../src/python/environment";
@@ -32,10 +33,11 @@ export function testClientsEnvironment(log: (line: string) => void = quiet): Pro
 
 if (require.main === module) {
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  examplesEnvironment(log)
-    .then(() => testClientsEnvironment(log))
-    .catch((error: Error) => {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    });
+  const work = process.argv.includes("--clients")
+    ? testClientsEnvironment().then(({ python }) => log(python))
+    : examplesEnvironment(log).then(() => testClientsEnvironment(log));
+  work.catch((error: Error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
 }

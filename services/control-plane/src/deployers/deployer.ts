@@ -59,6 +59,8 @@ export interface BuildResult {
   /** What deploy runs: a directory for `local`, an image reference for `kubernetes`. */
   artifact: string;
   repoCommitSha?: string;
+  /** `local`: the interpreter of the revision's Python environment, when it has Python graphs. */
+  python?: string;
 }
 
 export interface DeployResult {

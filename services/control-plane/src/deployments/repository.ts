@@ -7,6 +7,7 @@ import type { PagePosition } from "./paging";
 export type { DeploymentRow };
 
 export interface DeploymentFilters {
+  name?: string;
   nameContains?: string;
   status?: string;
   remoteReconciled?: boolean;
@@ -80,6 +81,7 @@ export class DeploymentRepository {
     limit: number,
   ): Promise<DeploymentRow[]> {
     const conditions: Prisma.Sql[] = [Prisma.sql`tenant_id = ${tenantId}::uuid`];
+    if (filters.name !== undefined) conditions.push(Prisma.sql`name = ${filters.name}`);
     if (filters.nameContains) conditions.push(Prisma.sql`name ILIKE ${`%${likeLiteral(filters.nameContains)}%`}`);
     if (filters.status) conditions.push(Prisma.sql`status = ${filters.status}`);
     if (filters.remoteReconciled !== undefined)

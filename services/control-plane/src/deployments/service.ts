@@ -125,6 +125,7 @@ export class DeploymentService {
     const rows = await this.repository.list(
       tenantId,
       {
+        name: query.name,
         nameContains: query.name_contains,
         status: query.status,
         remoteReconciled: query.remote_reconciled,

@@ -485,6 +485,11 @@ describe("list", () => {
     // `%` and `_` are literal text in name_contains.
     expect(await get("name_contains=%25")).toEqual([]);
     expect(await get("name_contains=page_0")).toEqual([]);
+    // `name` is the whole name (how `langgraph deploy` finds a deployment); an empty
+    // name_contains (what `langgraph deploy list` sends without a filter) matches every name.
+    expect(await get("name=page-03")).toEqual(["page-03"]);
+    expect(await get("name=page-0")).toEqual([]);
+    expect(await get("name_contains=")).toHaveLength(12);
   });
 
   it("filters by tag value ids", async () => {

@@ -18,6 +18,12 @@ const INHERITED_ENV = [
   "no_proxy",
   "npm_config_cache",
   "npm_config_registry",
+  // Python graphs: the interpreter environments are made with, and where pip finds packages.
+  "PYTHON",
+  "PIP_INDEX_URL",
+  "PIP_EXTRA_INDEX_URL",
+  "PIP_TRUSTED_HOST",
+  "PIP_CACHE_DIR",
 ];
 
 export function baseEnv(): Record<string, string> {

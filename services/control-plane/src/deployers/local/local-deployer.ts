@@ -12,7 +12,7 @@ import {
   type RevisionLog,
   type RevisionTarget,
 } from "../deployer";
-import { baseEnv, runShell } from "./commands";
+import { baseEnv, runCommand, runShell } from "./commands";
 import { verifyGraphConfig } from "./graph-config";
 import { freePort } from "@lgp/server-kit";
 import { deployExternal, healthAt } from "../external";
@@ -121,6 +121,8 @@ export class LocalDeployer implements Deployer {
     const graphConfig = verifyGraphConfig(dir, configPath);
     log.info(`${configPath} loads: graphs ${graphConfig.graphs.join(", ")}`);
     const result: BuildResult = { artifact: graphConfig.path, repoCommitSha };
+    if (graphConfig.python)
+      result.python = await this.pythonEnvironment(graphConfig.path, revision.id, deployment.id, log);
     writeFileSync(marker, JSON.stringify(result));
     return result;
   }
@@ -157,6 +159,10 @@ export class LocalDeployer implements Deployer {
       HOST: "127.0.0.1",
       LANGGRAPH_JSON: build.artifact,
     });
+    // The build's Python environment (its interpreter is kept in the build marker beside the
+    // source; the revision row keeps only the artifact).
+    const python = build.python ?? this.builtPython(deployment.id, revision.id);
+    if (python) env.LANGGRAPH_PYTHON = python;
     if (deployment.runtimeKeyHash) env.API_KEY_HASHES = deployment.runtimeKeyHash;
     else log.warn("this deployment has no API key (made before keys existed): its runtime is open; rotate its key");
     mkdirSync(revisionDir, { recursive: true });
@@ -202,6 +208,50 @@ export class LocalDeployer implements Deployer {
     await dropDatabase(this.databaseUrl(deployment.id));
     log.info("dropped the deployment's database");
     rmSync(deploymentDir, { recursive: true, force: true });
+  }
+
+  /**
+   * The revision's Python environment, made by the agent runtime's own tool (its requirements and
+   * the project's `dependencies`), pip's output in the build log; every revision shares pip's
+   * cache (the user's, or PIP_CACHE_DIR), so a second revision of the same requirements downloads nothing.
+   */
+  private async pythonEnvironment(
+    configPath: string,
+    revisionId: string,
+    deploymentId: string,
+    log: RevisionLog,
+  ): Promise<string> {
+    const prepare = path.join(path.dirname(this.runtimeEntry), "python", "prepare.ts");
+    log.info("making the revision's Python environment (pip)");
+    const output = await runCommand(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        prepare,
+        configPath,
+        "--environments-dir",
+        path.join(this.revisionDir(deploymentId, revisionId), "python"),
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: baseEnv(),
+        timeoutMs: this.options.commandTimeoutMs ?? 10 * 60_000,
+        log,
+        label: "python environment",
+      },
+    );
+    const python = /^python: (.+)$/m.exec(output)?.[1];
+    if (!python) throw new DeployerError("the Python environment was made, but its interpreter was not named");
+    return python;
+  }
+
+  /** The interpreter of a revision's Python environment, as its build recorded it. */
+  private builtPython(deploymentId: string, revisionId: string): string | undefined {
+    const marker = path.join(this.revisionDir(deploymentId, revisionId), BUILD_MARKER);
+    if (!existsSync(marker)) return undefined;
+    const python = (JSON.parse(readFileSync(marker, "utf8")) as BuildResult).python;
+    return python && existsSync(python) ? python : undefined;
   }
 
   /** Stops every runtime this process started (control-plane shutdown, end of a test). */
