@@ -35,16 +35,21 @@ RUN npm run generate -w packages/contracts && npx tsx scripts/prisma-generate.ts
 FROM deps AS prod-deps
 RUN npm ci --ignore-scripts --omit=dev --no-audit --no-fund
 
-# 4. Runtime. git lets a Kubernetes init container check a source revision out with this image.
+# 4. Runtime. git lets a Kubernetes init container check a source revision out with this image;
+#    Python 3 with venv runs Python graphs (the graph host, services/agent-runtime/python): a
+#    project's environment is made from it (pip, from PyPI) by the init container of a source
+#    revision, or at start-up in PYTHON_ENVIRONMENTS_DIR.
 FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends git ca-certificates \
+  && apt-get install -y --no-install-recommends git ca-certificates python3 python3-venv \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=8123 \
     HOST=0.0.0.0 \
     LANGGRAPH_JSON=/app/examples/langgraph.json \
-    NODE_PATH=/app/node_modules
+    NODE_PATH=/app/node_modules \
+    PYTHON=python3 \
+    PYTHON_ENVIRONMENTS_DIR=/tmp/python-environments
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json /app/tsconfig.base.json /app/tsconfig.json ./

@@ -182,6 +182,21 @@ describe("the agent runtime image", () => {
     expect(steps.some((s) => s.keyword === "COPY" && s.args === "examples/ ./examples/")).toBe(true);
     expect(exists("examples/langgraph.json")).toBe(true);
   });
+
+  test("carries Python 3 with venv for Python graphs, and the graph host's package", () => {
+    const steps = instructions("docker/agent-runtime.Dockerfile");
+    const runtimeStage = steps.slice(steps.findIndex((s) => s.keyword === "FROM" && s.args.endsWith("AS runtime")));
+    const install = runtimeStage.find((s) => s.keyword === "RUN" && s.args.includes("apt-get install"))!;
+    expect(install.args).toMatch(/python3 python3-venv/);
+    const env = runtimeStage
+      .filter((s) => s.keyword === "ENV")
+      .map((s) => s.args)
+      .join(" ");
+    expect(env).toContain("PYTHON_ENVIRONMENTS_DIR=");
+    // The host package is part of the service folder the image copies.
+    expect(runtimeStage.some((s) => s.keyword === "COPY" && s.args.includes("/app/services/agent-runtime"))).toBe(true);
+    expect(exists("services/agent-runtime/python/pyproject.toml")).toBe(true);
+  });
 });
 
 /** Compose variable interpolation: ${VAR}, ${VAR:-default}, ${VAR-default}, $$. */

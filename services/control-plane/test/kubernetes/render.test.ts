@@ -346,12 +346,15 @@ describe("renderRevision mapping", () => {
       "cd /project/src",
       "npm ci",
       "npm run build",
+      '(cd /app && node --import tsx services/agent-runtime/src/python/prepare.ts "/project/src/agents/langgraph.json" --environments-dir /project/python --if-needed)',
     ]);
     expect(pod.containers[0].image).toBe("langgraph-platform/agent-runtime:0.1.0");
     expect(pod.containers[0].env).toContainEqual({
       name: "LANGGRAPH_JSON",
       value: "/project/src/agents/langgraph.json",
     });
+    // Python graphs: the environment the init container made is where the runtime looks.
+    expect(pod.containers[0].env).toContainEqual({ name: "PYTHON_ENVIRONMENTS_DIR", value: "/project/python" });
     expect(pod.volumes).toEqual([{ name: "project", emptyDir: {} }]);
   });
 

@@ -15,6 +15,8 @@ import {
 export const RUNTIME_PORT = 8000;
 /** Where a source revision's project is checked out inside the pod. */
 export const PROJECT_DIR = "/project";
+/** The agent runtime image's tool that makes a project's Python environment, run from the image's /app. */
+export const PYTHON_PREPARE = "services/agent-runtime/src/python/prepare.ts";
 /** Runs one queue-worker pod executes at a time (runs mostly wait on model calls). */
 export const QUEUE_CONCURRENCY = 10;
 /** HPAs scale on CPU utilisation of the requests. */
@@ -153,13 +155,23 @@ function podTemplate(
   };
 }
 
-/** Checks the repository out into the shared `project` volume and runs the install and build commands there. */
+/** Where a source revision's langgraph.json is in the pod. */
+function projectConfig(workload: Extract<Workload, { kind: "source" }>): string {
+  return `${PROJECT_DIR}/src/${workload.configPath.replace(/^\.?\/+/, "")}`;
+}
+
+/**
+ * Checks the repository out into the shared `project` volume, runs the install and build commands
+ * there, and makes its Python environment when it has Python graphs.
+ */
 function sourceInitContainer(workload: Extract<Workload, { kind: "source" }>): K8s.V1Container {
   const steps = [
     `git clone --depth 1 --branch "$REPO_REF" "$REPO_URL" ${PROJECT_DIR}/src`,
     `cd ${PROJECT_DIR}/src`,
     ...(workload.installCommand ? [workload.installCommand] : []),
     ...(workload.buildCommand ? [workload.buildCommand] : []),
+    // A project with Python graphs: its environment, which the runtime then finds there.
+    `(cd /app && node --import tsx ${PYTHON_PREPARE} "${projectConfig(workload)}" --environments-dir ${PROJECT_DIR}/python --if-needed)`,
   ];
   return {
     name: "fetch-source",
@@ -199,10 +211,10 @@ function mainContainer(
   ];
   const volumeMounts = passthrough<K8s.V1VolumeMount>(spec.volume_mounts);
   if (input.workload.kind === "source") {
-    env.push({
-      name: "LANGGRAPH_JSON",
-      value: `${PROJECT_DIR}/src/${input.workload.configPath.replace(/^\.?\/+/, "")}`,
-    });
+    env.push(
+      { name: "LANGGRAPH_JSON", value: projectConfig(input.workload) },
+      { name: "PYTHON_ENVIRONMENTS_DIR", value: `${PROJECT_DIR}/python` },
+    );
     volumeMounts.push({ name: "project", mountPath: PROJECT_DIR });
   }
   const container: K8s.V1Container = {
