@@ -124,14 +124,14 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     closers.unshift(() => graphs.close());
     // After the graphs: langgraph.json's `env` is applied, and the handler may read it.
     const project = readGraphProject(config.LANGGRAPH_JSON);
-    const customAuth = await CustomAuth.load(project);
+    const customAuth = await CustomAuth.load(project, (spec) => graphs.hostedAuth(spec));
     const http = httpSettingsOf(project);
     const storeIndex = await loadSemanticIndex(project, (spec) => graphs.hostedEmbedder(spec));
     const storeTtl = storeTtlOf(project);
     const checkpointerTtl = checkpointerTtlOf(project);
     graphs.setStore(createGraphStore(db, storeIndex, storeTtl));
     if (storeIndex) await logSearchMethod(db, storeIndex, logger);
-    const customRoutes = await loadCustomRoutes(project, http.app);
+    const customRoutes = await loadCustomRoutes(project, http.app, (spec) => graphs.hostedApp(spec));
     if (customRoutes)
       logger.info({ app: customRoutes.source, kind: customRoutes.kind }, "custom routes mounted (http.app)");
     const ui = await bundleUi(project, logger);

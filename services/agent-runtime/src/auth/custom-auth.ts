@@ -20,7 +20,7 @@ type Handler = (request: {
 }) => unknown;
 
 /** The part of an SDK `Auth` instance the runtime calls. */
-interface HandlerCache {
+export interface HandlerCache {
   authenticate?: (request: Request) => unknown;
   callbacks?: Record<string, Handler>;
 }
@@ -92,10 +92,18 @@ export class CustomAuth {
     readonly studioAuthDisabled: boolean,
   ) {}
 
-  /** Loads `auth.path` relative to langgraph.json; a wrong path or export stops start-up. */
-  static async load(project: GraphProject): Promise<CustomAuth | undefined> {
+  /**
+   * Loads `auth.path` relative to langgraph.json; a wrong path or export stops start-up. A Python
+   * `Auth` (`hosted`) is answered by the Python graph host.
+   */
+  static async load(
+    project: GraphProject,
+    hosted?: (spec: string) => HandlerCache | undefined,
+  ): Promise<CustomAuth | undefined> {
     const settings = (project.json.auth ?? {}) as AuthSettings;
     if (!settings.path) return undefined;
+    const inPython = hosted?.(settings.path);
+    if (inPython) return new CustomAuth(inPython, settings.path, settings.disable_studio_auth === true);
     const { exported, file, exportName } = await loadProjectExport(project.configPath, "auth.path", settings.path);
     const handlers = (exported as { "~handlerCache"?: HandlerCache } | undefined)?.["~handlerCache"];
     if (!handlers) {

@@ -177,6 +177,16 @@ export class GraphRegistry {
     }
   }
 
+  /** langgraph.json's `auth.path` naming a Python `Auth`: its handlers, in the Python graph host. */
+  hostedAuth(spec: string) {
+    return this.python?.authHandlers(spec);
+  }
+
+  /** langgraph.json's `http.app` naming a Python ASGI app: its routes, in the Python graph host. */
+  hostedApp(spec: string) {
+    return this.python?.appHandler(spec);
+  }
+
   /** `store.index.embed` naming a Python function: called in the Python graph host. */
   hostedEmbedder(spec: string): ((texts: string[]) => Promise<number[][]>) | undefined {
     return this.python?.embedder(spec);

@@ -52,18 +52,24 @@ function isExpress(value: unknown): value is RequestHandler {
 }
 
 export interface CustomRoutes {
-  kind: "hono" | "express";
+  kind: "hono" | "express" | "python";
   /** `http.app` as written. */
   source: string;
   handler: RequestHandler;
 }
 
-/** Loads `http.app` relative to langgraph.json; a wrong path or export stops start-up. */
+/**
+ * Loads `http.app` relative to langgraph.json; a wrong path or export stops start-up. A Python
+ * ASGI app (`hosted`) is answered by the Python graph host.
+ */
 export async function loadCustomRoutes(
   project: GraphProject,
   spec: string | undefined,
+  hosted?: (spec: string) => RequestHandler | undefined,
 ): Promise<CustomRoutes | undefined> {
   if (!spec) return undefined;
+  const inPython = hosted?.(spec);
+  if (inPython) return { kind: "python", source: spec, handler: inPython };
   const { exported, file, exportName } = await loadProjectExport(project.configPath, "http.app", spec);
   if (isHono(exported)) return { kind: "hono", source: spec, handler: honoBridge(exported) };
   if (isExpress(exported)) return { kind: "express", source: spec, handler: exported };

@@ -1,12 +1,14 @@
 // A project's Python graphs in this process: their environment made (or the one given), their host
 // started with them, what it loaded, and a graph object per use (see PythonGraph).
-import type { Logger } from "@lgp/server-kit";
+import { ConfigError, type Logger } from "@lgp/server-kit";
+import type { RequestHandler } from "express";
 import type { AgentRuntimeConfig } from "../config";
 import { languageOf, type GraphEntry, type GraphProject } from "../graphs/config";
 import type { StoreRepository } from "../store/repository";
 import { preparePythonEnvironment, pythonProjectOf, localPythonPath, type PythonEnvironment } from "./environment";
 import { PythonGraph, type GraphBuild } from "./graph";
 import { PythonHost } from "./host";
+import { hostedApp, hostedAuth, type HostedAuthHandlers } from "./parts";
 import { answerStoreBatch } from "./store-bridge";
 
 /** How this process runs Python graphs (the runtime's configuration). */
@@ -65,11 +67,20 @@ export function isPythonExport(spec: string): boolean {
   return /[./]/.test(target) && languageOf(target).language === "python";
 }
 
+/** langgraph.json's parts other than graphs that name Python (`auth.path`, `http.app`, `store.index.embed`). */
+export function pythonPartsOf(project: GraphProject): { auth?: string; app?: string; embed?: string } {
+  const json = project.json as {
+    store?: { index?: { embed?: unknown } };
+    auth?: { path?: unknown };
+    http?: { app?: unknown };
+  };
+  const python = (spec: unknown) => (typeof spec === "string" && isPythonExport(spec) ? spec : undefined);
+  return { auth: python(json.auth?.path), app: python(json.http?.app), embed: python(json.store?.index?.embed) };
+}
+
 /** The project's parts in Python beside its graphs: they need the host too. */
 export function pythonExportsOf(project: GraphProject): string[] {
-  const json = project.json as { store?: { index?: { embed?: unknown } } };
-  const embed = json.store?.index?.embed;
-  return typeof embed === "string" && isPythonExport(embed) ? [embed] : [];
+  return Object.values(pythonPartsOf(project)).filter((spec): spec is string => !!spec);
 }
 
 export class PythonGraphs {
@@ -97,8 +108,11 @@ export class PythonGraphs {
         });
     // The store arrives after the graphs load (setStore); the host's calls find it here.
     const store: { repository?: StoreRepository } = {};
+    const parts = pythonPartsOf(project);
     const host = await PythonHost.start({
       python: environment.python,
+      auth: parts.auth,
+      app: parts.app,
       pythonPath: environment.pythonPath,
       cwd: projectSettings.dir,
       graphs: entries.map((entry) => ({
@@ -117,7 +131,7 @@ export class PythonGraphs {
       },
     });
     const failures = new Map<string, string>();
-    for (const [graphId, outcome] of Object.entries(host.report))
+    for (const [graphId, outcome] of Object.entries(host.report.graphs))
       if ("error" in outcome) failures.set(graphId, outcome.error);
     return new PythonGraphs(host, failures, store);
   }
@@ -130,6 +144,22 @@ export class PythonGraphs {
   embedder(spec: string): ((texts: string[]) => Promise<number[][]>) | undefined {
     if (!isPythonExport(spec)) return undefined;
     return (texts) => this.host.call<number[][]>("embed", { spec, texts });
+  }
+
+  /** `auth.path` naming a Python `Auth`: its handlers, answered by the host (undefined for any other). */
+  authHandlers(spec: string): HostedAuthHandlers | undefined {
+    const described = this.host.report.auth;
+    if (!isPythonExport(spec) || !described) return undefined;
+    if ("error" in described) throw new ConfigError(`cannot load auth.path ${spec}: ${described.error}`);
+    return hostedAuth(this.host, described);
+  }
+
+  /** `http.app` naming a Python ASGI app: the requests of its routes, answered by the host. */
+  appHandler(spec: string): RequestHandler | undefined {
+    const described = this.host.report.app;
+    if (!isPythonExport(spec) || !described) return undefined;
+    if ("error" in described) throw new ConfigError(`cannot load http.app ${spec}: ${described.error}`);
+    return hostedApp(this.host, described);
   }
 
   graph(graphId: string, build: GraphBuild): PythonGraph {

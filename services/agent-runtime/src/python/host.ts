@@ -20,8 +20,14 @@ export interface PythonGraphSpec {
   module?: string;
 }
 
-/** What the host says of each graph it was given. */
-export type LoadReport = Record<string, { factory: boolean } | { error: string }>;
+/** What the host says of each graph it was given, and of langgraph.json's other Python parts. */
+export interface LoadReport {
+  graphs: Record<string, { factory: boolean } | { error: string }>;
+  /** `auth.path`: whether it authenticates, and the names of its handlers (`threads:create`, `*`...). */
+  auth?: { authenticate: boolean; handlers: string[] } | { error: string };
+  /** `http.app`: its routes' path patterns (Python regular expressions) and methods. */
+  app?: { routes: { pattern: string; methods: string[] | null }[] } | { error: string };
+}
 
 export interface PythonHostOptions {
   /** The environment's interpreter. */
@@ -31,6 +37,9 @@ export interface PythonHostOptions {
   /** The project's folder (the host's working directory). */
   cwd: string;
   graphs: PythonGraphSpec[];
+  /** langgraph.json's `auth.path` and `http.app`, when they name Python. */
+  auth?: string;
+  app?: string;
   /** The deployment's database, as libpq reads it. */
   databaseUrl: string;
   poolSize: number;
@@ -85,7 +94,7 @@ export class PythonHost {
 
   /** What the host said of each graph at its (last) start. */
   get report(): LoadReport {
-    return this.current?.report ?? {};
+    return this.current?.report ?? { graphs: {} };
   }
 
   private launch(): Promise<Started> {
@@ -101,6 +110,8 @@ export class PythonHost {
           PYTHONUNBUFFERED: "1",
           PYTHONDONTWRITEBYTECODE: "1",
           LGP_GRAPHS: JSON.stringify(options.graphs),
+          ...(options.auth ? { LGP_AUTH: options.auth } : {}),
+          ...(options.app ? { LGP_APP: options.app } : {}),
           LGP_DATABASE_URL: options.databaseUrl,
           LGP_POOL_SIZE: String(options.poolSize),
           LGP_LOG_LEVEL: options.logLevel,
@@ -131,7 +142,7 @@ export class PythonHost {
             clearTimeout(timer);
             const report = JSON.parse(payload || "{}") as LoadReport;
             options.logger.info(
-              { pid: child.pid, python: header.python, graphs: Object.keys(report) },
+              { pid: child.pid, python: header.python, graphs: Object.keys(report.graphs ?? {}) },
               "Python graph host ready",
             );
             resolve({ child, channel, report, startedAt: Date.now() });

@@ -9,7 +9,7 @@ import { ConfigError } from "@lgp/server-kit";
 import { loadAgentRuntimeConfig } from "../../src/config";
 import { createRuntime } from "../../src/runtime";
 import { createLogger } from "@lgp/server-kit";
-import { collect, startTestRuntime } from "../support/harness";
+import { collect, graphsOf, startTestRuntime } from "../support/harness";
 
 const MIXED = path.resolve(__dirname, "fixtures/mixed/langgraph.json");
 
@@ -128,4 +128,37 @@ test("a Python project on a machine without a suitable Python stops start-up, sa
   } finally {
     await database.drop();
   }
+});
+
+describe("the Python example's http.app (a Starlette app in the Python graph host)", () => {
+  let examples: Awaited<ReturnType<typeof startTestRuntime>>;
+  beforeAll(async () => {
+    examples = await startTestRuntime({ workers: 1, env: graphsOf("python") });
+  }, 180_000);
+  afterAll(async () => {
+    await examples?.close();
+  });
+
+  test("its routes answer (path parameters, bodies, statuses); other requests reach the built-in routes", async () => {
+    const about = await fetch(`${examples.url}/examples/about`);
+    expect(about.status).toBe(200);
+    expect(about.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await about.json()).toMatchObject({ graphs: ["agent", "approval", "steps", "tools"] });
+    const echoed = await fetch(`${examples.url}/examples/agent/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ hello: ["w", 0, "rld"] }),
+    });
+    expect(echoed.status).toBe(201);
+    expect(await echoed.json()).toEqual({ graph: "agent", body: { hello: ["w", 0, "rld"] } });
+    // A method its route does not take, and paths it has no route for, are the runtime's.
+    expect((await fetch(`${examples.url}/examples/agent/echo`)).status).toBe(404);
+    const search = await fetch(`${examples.url}/assistants/search`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ graph_id: "agent" }),
+    });
+    expect(search.status).toBe(200);
+    expect(((await search.json()) as { graph_id: string }[]).map((assistant) => assistant.graph_id)).toEqual(["agent"]);
+  });
 });

@@ -5,6 +5,7 @@ the deployment's PostgreSQL; its store and everything it logs go back through th
 
 Configured by the runtime through the environment:
 - LGP_GRAPHS: `[{"graph_id", "attr", "file" | "module"}]`;
+- LGP_AUTH, LGP_APP: langgraph.json's `auth.path` and `http.app`, when they name Python;
 - LGP_DATABASE_URL: the deployment's database (libpq form); LGP_POOL_SIZE: its connections;
 - LGP_LOG_LEVEL: the runtime's LOG_LEVEL.
 """
@@ -21,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from lgp_host import describe, logs
+from lgp_host.auth import PythonAuth
+from lgp_host.http import PythonApp
 from lgp_host.channel import Channel, error_of
 from lgp_host.checkpointer import connection_pool, saver
 from lgp_host.loader import GraphSpec, LoadedGraph, graph_for, load, load_export
@@ -42,6 +45,32 @@ class Host:
         self.failures: dict[str, str] = {}
         # langgraph.json's other Python parts (the embedding function), loaded on first use.
         self.exports: dict[str, Any] = {}
+        self.auth: PythonAuth | None = None
+        self.app: PythonApp | None = None
+
+    def load_parts(self, auth: str | None, app: str | None) -> dict[str, Any]:
+        """`auth.path` and `http.app`: what each offers, or why it cannot load."""
+        report: dict[str, Any] = {}
+        for name, spec, make in (("auth", auth, PythonAuth), ("app", app, PythonApp)):
+            if not spec:
+                continue
+            try:
+                part = make(load_export(spec, Path.cwd()))
+            except Exception as error:  # noqa: BLE001 - reported to the runtime, which stops start-up
+                report[name] = {"error": f"{type(error).__name__}: {error}"}
+                continue
+            setattr(self, name, part)
+            report[name] = part.describe() if isinstance(part, PythonAuth) else {"routes": part.routes()}
+        return report
+
+    async def authenticate(self, args: dict[str, Any]) -> Any:
+        return await self.auth.authenticate(args)  # type: ignore[union-attr]
+
+    async def authorize(self, args: dict[str, Any]) -> Any:
+        return await self.auth.authorize(args)  # type: ignore[union-attr]
+
+    async def http_request(self, args: dict[str, Any]) -> Any:
+        return await self.app.request(args)  # type: ignore[union-attr]
 
     def load(self, specs: list[dict[str, Any]]) -> dict[str, Any]:
         report: dict[str, Any] = {}
@@ -164,7 +193,10 @@ async def serve() -> None:
     # database answers (the runtime checks a project's graphs before it migrates its database).
     await pool.open(wait=False)
     host = Host(channel, saver(pool), RuntimeStore(channel, loop))
-    report = host.load(loads(os.environ.get("LGP_GRAPHS", "[]").encode()))
+    report = {
+        "graphs": host.load(loads(os.environ.get("LGP_GRAPHS", "[]").encode())),
+        **host.load_parts(os.environ.get("LGP_AUTH"), os.environ.get("LGP_APP")),
+    }
     for op, handler in {
         "state.get": host.get_state,
         "state.history": host.get_history,
@@ -174,6 +206,9 @@ async def serve() -> None:
         "graph.schemas": host.schemas,
         "graph.subgraphs": host.subgraphs,
         "embed": host.embed,
+        "auth.authenticate": host.authenticate,
+        "auth.authorize": host.authorize,
+        "http.request": host.http_request,
     }.items():
         channel.on_call(op, handler)
     channel.on_stream("run", host.run)
