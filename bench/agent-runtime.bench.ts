@@ -23,15 +23,26 @@
 // BENCH_ROUNDS (1: rounds of this runtime's targets, judged by each one's median),
 // BENCH_CLIENT (sdk, or fetch: the same requests read with a bare fetch), BENCH_TARGET_URL (only
 // the HTTP workload, against a server started by hand; BENCH_PROTOCOL=true: the protocol's).
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
-import { startCountMeter, enableStatementStats, settleDatabase, type Counts } from "./counts";
-import { groupCpuMs, measureBackground, ownCpuMs, startCpuMeter, useBackground, type CpuSplit } from "./cpu";
-import { Client } from "@langchain/langgraph-sdk";
-import { freePort, migrate, waitUntilOk } from "@lgp/server-kit";
+import { startCountMeter, enableStatementStats, settleDatabase } from "./counts";
+import { groupCpuMs, measureBackground, ownCpuMs, startCpuMeter, useBackground } from "./cpu";
+import {
+  drive,
+  format,
+  input,
+  printTable,
+  startProcess,
+  streamedRunsWorkload,
+  stopProcess,
+  summarise,
+  waitUntilUp,
+  type Result,
+  type Sample,
+} from "./harness";
+import { freePort, migrate } from "@lgp/server-kit";
 import { createEmptyDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { deleteRedisKeys } from "../services/agent-runtime/test/support/redis-keys";
 import pg from "pg";
@@ -45,6 +56,7 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 20);
 const LATENCY_WORKERS = Number(process.env.BENCH_LATENCY_WORKERS ?? 6);
 const WARMUP = Math.min(100, RUNS);
+const SHAPE = { runs: RUNS, threads: THREADS, clients: CLIENTS, warmup: WARMUP };
 /** Worker processes of the api+worker topology (BENCH_WORKER_PROCESSES); WORKERS is split between them. */
 const WORKER_PROCESSES = Number(process.env.BENCH_WORKER_PROCESSES ?? 1);
 const SKIP = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
@@ -68,27 +80,6 @@ function referenceFor(target: string, results: Result[]): Result | undefined {
 }
 const CONFIG = path.join(ROOT, "examples/langgraph.json");
 
-interface Sample {
-  firstEventMs: number;
-  endMs: number;
-}
-
-interface Result {
-  name: string;
-  runsPerSecond: number;
-  firstEvent: { p50: number; p99: number };
-  end: { p50: number; p99: number };
-  failures: number;
-  /** CPU ms per run during the measured phase, by party. */
-  cpu: CpuSplit;
-  /** Machine-independent counts per run (bench/counts.ts), where the bench owns the database. */
-  counts?: Counts;
-  /** The ceiling measured in a fresh process right after this target. */
-  adjacentCeiling?: Result;
-  /** The ceiling measured right before it (after the target before, or first of all). */
-  ceilingBefore?: Result;
-}
-
 /** The CPU target against the ceiling: 1.4 with the in-process queue, 1.8 on Redis. */
 function cpuLimit(target: string): number {
   return target.includes("in-process queue") ? 1.4 : 1.8;
@@ -104,50 +95,6 @@ function ceilingCost(r: Result): number {
   const after = cost(r.adjacentCeiling!);
   return r.ceilingBefore ? (cost(r.ceilingBefore) + after) / 2 : after;
 }
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-function p50p99(values: number[]): { p50: number; p99: number } {
-  return { p50: percentile(values, 50), p99: percentile(values, 99) };
-}
-
-function summarise(name: string, samples: Sample[], elapsedMs: number, failures: number, cpu: CpuSplit): Result {
-  return {
-    name,
-    cpu,
-    runsPerSecond: (samples.length / elapsedMs) * 1000,
-    firstEvent: p50p99(samples.map((s) => s.firstEventMs)),
-    end: p50p99(samples.map((s) => s.endMs)),
-    failures,
-  };
-}
-
-/** Runs `total` jobs with `concurrency` loops; job i gets index i. */
-async function drive(total: number, concurrency: number, job: (index: number, loop: number) => Promise<Sample>) {
-  const samples: Sample[] = [];
-  let failures = 0;
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, loop) => {
-      while (next < total) {
-        const index = next++;
-        try {
-          samples.push(await job(index, loop));
-        } catch (error) {
-          failures += 1;
-          if (failures <= 3) console.error(`  run ${index} failed: ${(error as Error).message}`);
-        }
-      }
-    }),
-  );
-  return { samples, elapsedMs: performance.now() - started, failures };
-}
-
-const input = (index: number) => ({ messages: [{ role: "user", content: `hello ${index}` }] });
 
 /**
  * One streamed run read with a bare `fetch` (BENCH_CLIENT=fetch): the same requests as the
@@ -213,10 +160,10 @@ async function protocolRun(apiUrl: string, threadId: string, index: number): Pro
 }
 
 /**
- * The HTTP workload: one official client per concurrent user. `serverCpuMs` reads the CPU the
- * server's processes have used (for the CPU split).
+ * The HTTP workload (bench/harness.ts's, this bench's shape): the official client's streamed runs,
+ * the same read with a bare fetch (BENCH_CLIENT=fetch), or runs of the thread-centric protocol.
  */
-async function httpWorkload(
+function httpWorkload(
   name: string,
   apiUrl: string,
   serverCpuMs: () => number,
@@ -224,34 +171,12 @@ async function httpWorkload(
   /** The target's database and Redis, to count what a run asks of them. */
   stores?: { databaseUrl: string; redisUrl?: string },
 ): Promise<Result> {
-  const clients = Array.from({ length: CLIENTS }, () => new Client({ apiUrl, callerOptions: { maxRetries: 0 } }));
-  const threads: string[] = [];
-  for (let i = 0; i < THREADS; i += 1) threads.push((await clients[0].threads.create()).thread_id);
-  const job = async (index: number, loop: number): Promise<Sample> => {
-    if (protocol) return protocolRun(apiUrl, threads[index % THREADS], index);
-    if (process.env.BENCH_CLIENT === "fetch") return fetchRun(apiUrl, threads[index % THREADS], index);
-    const started = performance.now();
-    let firstEventMs = NaN;
-    let sawEnd = false;
-    for await (const part of clients[loop].runs.stream(threads[index % THREADS], "agent", {
-      input: input(index),
-      streamMode: ["updates"],
-    })) {
-      if (Number.isNaN(firstEventMs)) firstEventMs = performance.now() - started;
-      if (part.event === "error") throw new Error(JSON.stringify(part.data));
-      if (part.event === "updates") sawEnd = true;
-    }
-    if (!sawEnd) throw new Error("the stream ended without the agent's update");
-    return { firstEventMs, endMs: performance.now() - started };
-  };
-  await drive(WARMUP, CLIENTS, job);
-  if (stores) await settleDatabase(stores.databaseUrl);
-  const counter = stores ? await startCountMeter(stores.databaseUrl, stores.redisUrl) : undefined;
-  const meter = startCpuMeter(serverCpuMs);
-  const { samples, elapsedMs, failures } = await drive(RUNS, CLIENTS, job);
-  const result = summarise(name, samples, elapsedMs, failures, meter(samples.length));
-  if (counter) result.counts = await counter(samples.length);
-  return result;
+  const job = protocol
+    ? (threadId: string, index: number) => protocolRun(apiUrl, threadId, index)
+    : process.env.BENCH_CLIENT === "fetch"
+      ? (threadId: string, index: number) => fetchRun(apiUrl, threadId, index)
+      : undefined;
+  return streamedRunsWorkload(name, apiUrl, serverCpuMs, SHAPE, { stores, job });
 }
 
 /** The ceiling: the same graph, in this process, with the same PostgreSQL checkpointer. */
@@ -310,40 +235,6 @@ async function freshCeiling(databaseUrl: string, count: boolean): Promise<Result
     .find((text) => text.startsWith(CEILING_RESULT));
   if (code !== 0 || !line) throw new Error(`the ceiling's process failed (exit ${code}):\n${log.join("")}`);
   return JSON.parse(line.slice(CEILING_RESULT.length)) as Result;
-}
-
-async function waitUntilUp(url: string, child: ChildProcess, log: string[]): Promise<void> {
-  if (!(await waitUntilOk(`${url}/ok`, 120_000, () => child.exitCode === null))) {
-    throw new Error(`${url} ${child.exitCode === null ? "did not start" : "exited"}:\n${log.join("")}`);
-  }
-}
-
-function startProcess(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-): { child: ChildProcess; log: string[] } {
-  const log: string[] = [];
-  const child = spawn(command, args, {
-    cwd,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  child.stdout?.on("data", (chunk) => log.push(String(chunk)));
-  child.stderr?.on("data", (chunk) => log.push(String(chunk)));
-  return { child, log };
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  // The child leads its own process group (detached): signal the group, npx/tsx wrappers included.
-  process.kill(-child.pid, "SIGTERM");
-  const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 async function runtimeWorkload(
@@ -432,10 +323,6 @@ async function referenceWorkload(): Promise<Result[]> {
   } finally {
     await stopProcess(child);
   }
-}
-
-function format(value: number, digits = 1): string {
-  return Number.isFinite(value) ? value.toFixed(digits) : "-";
 }
 
 async function main(): Promise<void> {
@@ -711,14 +598,6 @@ function printMedians(results: Result[]): void {
     ];
   });
   printTable(["target", "CPU x ceiling, rounds", "median", "runs/s x reference, rounds", "median"], rows);
-}
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
-  console.log(`${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
-  for (const row of rows) console.log(line(row));
 }
 
 main().catch((error) => {
