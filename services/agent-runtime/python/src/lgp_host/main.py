@@ -225,7 +225,13 @@ async def serve() -> None:
 
 def main() -> None:
     try:
-        asyncio.run(serve())
+        try:
+            # libuv's event loop where it is installed (as the official Python server runs on it).
+            import uvloop
+        except ImportError:
+            asyncio.run(serve())
+        else:
+            uvloop.run(serve())
     except Exception as error:  # noqa: BLE001 - the runtime reads why the host stopped from stderr
         print(f"lgp_host: {error_of(error)['name']}: {error}", file=sys.__stderr__)
         sys.exit(1)

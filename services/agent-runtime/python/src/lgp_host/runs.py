@@ -105,6 +105,15 @@ class EventShaper:
         self.tuples = "messages-tuple" in self.api_modes
         self.interrupt_updates_only = _UPDATES_FOR_INTERRUPTS and "updates" not in self.api_modes
         self.messages: dict[str, BaseMessage] = {}
+        # The root's latest values, when they are not streamed as events.
+        self.values: Any = None
+
+    def state(self) -> list[StreamItem]:
+        """The thread's new state, if it was held back (the root's last values not streamed)."""
+        if self.values is None:
+            return []
+        values, self.values = self.values, None
+        return [({"s": 1}, dumps(values))]
 
     def graph_modes(self) -> list[str]:
         modes = {_GRAPH_MODE[mode] for mode in self.api_modes if mode in _GRAPH_MODE}
@@ -118,8 +127,17 @@ class EventShaper:
         suffix = f"|{'|'.join(namespace)}" if self.subgraphs and namespace else ""
         items: list[StreamItem] = []
         if mode == "values" and not namespace:
+            if _interrupt(chunk):
+                items.append(({"i": 1}, None))
+            elif "values" not in self.api_modes:
+                # Only the last is the thread's new state: written once, at the end (see state()).
+                self.values = chunk
+                return items
+            else:
+                self.values = None
             data = dumps(chunk)
-            items.append(({"i": 1}, None) if _interrupt(chunk) else ({"s": 1}, data))
+            if not _interrupt(chunk):
+                items.append(({"s": 1}, data))
             if "values" in self.api_modes:
                 items.append(({"e": "values"}, data))
             return items
@@ -173,6 +191,8 @@ async def stream_items(graph: Any, run_input: Any, config: dict[str, Any], args:
             namespace, mode, payload = chunk if shaper.subgraphs else ((), *chunk)
             for item in shaper.shape(tuple(namespace), mode, payload):
                 yield item
+        for item in shaper.state():
+            yield item
         return
     run_id = str(config.get("run_id") or "")
     async for event in graph.astream_events(run_input, config, version="v2", **kwargs):
@@ -186,3 +206,5 @@ async def stream_items(graph: Any, run_input: Any, config: dict[str, Any], args:
                 yield item
         else:
             yield ({"e": "events"}, dumps(event))
+    for item in shaper.state():
+        yield item
