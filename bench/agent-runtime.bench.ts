@@ -34,6 +34,7 @@ import {
   format,
   input,
   printTable,
+  shapeFromEnv,
   startProcess,
   streamedRunsWorkload,
   stopProcess,
@@ -48,15 +49,12 @@ import { deleteRedisKeys } from "../services/agent-runtime/test/support/redis-ke
 import pg from "pg";
 
 const ROOT = path.resolve(__dirname, "..");
-const RUNS = Number(process.env.BENCH_RUNS ?? 1000);
-const THREADS = Number(process.env.BENCH_THREADS ?? 100);
-const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
+const SHAPE = shapeFromEnv();
+const { runs: RUNS, threads: THREADS, clients: CLIENTS, warmup: WARMUP } = SHAPE;
 // Runs executed at once: 20 gives the most runs/s on 2 cores; 6 the lowest first-event latency
 // (fewer runs in flight contend less with new requests).
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 20);
 const LATENCY_WORKERS = Number(process.env.BENCH_LATENCY_WORKERS ?? 6);
-const WARMUP = Math.min(100, RUNS);
-const SHAPE = { runs: RUNS, threads: THREADS, clients: CLIENTS, warmup: WARMUP };
 /** Worker processes of the api+worker topology (BENCH_WORKER_PROCESSES); WORKERS is split between them. */
 const WORKER_PROCESSES = Number(process.env.BENCH_WORKER_PROCESSES ?? 1);
 const SKIP = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));

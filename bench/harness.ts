@@ -127,6 +127,17 @@ export interface WorkloadShape {
   warmup: number;
 }
 
+/** The workload's size: BENCH_RUNS (1000) streamed runs over BENCH_THREADS (100) threads by BENCH_CLIENTS (20) clients. */
+export function shapeFromEnv(): WorkloadShape {
+  const runs = Number(process.env.BENCH_RUNS ?? 1000);
+  return {
+    runs,
+    threads: Number(process.env.BENCH_THREADS ?? 100),
+    clients: Number(process.env.BENCH_CLIENTS ?? 20),
+    warmup: Math.min(100, runs),
+  };
+}
+
 /**
  * The HTTP workload: `clients` official clients each streaming runs of the `agent` graph
  * (`updates`), over `threads` threads, after a warm-up; `serverCpuMs` reads the CPU the server's

@@ -23,6 +23,7 @@ import { groupCpuMs, measureBackground, startCpuMeter } from "./cpu";
 import {
   format,
   printTable,
+  shapeFromEnv,
   startProcess,
   stopProcess,
   streamedRunsWorkload,
@@ -35,11 +36,9 @@ import {
 const ROOT = path.resolve(__dirname, "..");
 const PROJECT = path.join(ROOT, "examples/python");
 const CONFIG = path.join(PROJECT, "langgraph.json");
-const RUNS = Number(process.env.BENCH_RUNS ?? 1000);
-const THREADS = Number(process.env.BENCH_THREADS ?? 100);
-const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
+const SHAPE = shapeFromEnv();
+const { runs: RUNS, threads: THREADS, clients: CLIENTS } = SHAPE;
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 20);
-const SHAPE = { runs: RUNS, threads: THREADS, clients: CLIENTS, warmup: Math.min(100, RUNS) };
 const SKIP = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
 const REFERENCE = "reference: official Python server (langgraph dev, in memory)";
 const CEILING = "Python ceiling (same graph + official Python PostgresSaver, one process)";

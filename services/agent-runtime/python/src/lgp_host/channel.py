@@ -169,37 +169,40 @@ class Channel:
         task.add_done_callback(done)
 
     async def _answer(self, message: dict[str, Any], args: Any) -> None:
-        request_id = message["id"]
-        try:
+        async def work() -> tuple[dict[str, Any], bytes | None]:
             handler = self._calls.get(message["op"])
             if handler is None:
                 raise ValueError(f"unknown call {message['op']!r}")
-            result = await handler(args or {})
-        except asyncio.CancelledError:
-            self.send({"t": "reply", "id": request_id, "error": {"name": "CancelledError", "message": "cancelled"}})
-            raise
-        except Exception as exc:  # noqa: BLE001 - every failure is the caller's answer
-            self.send({"t": "reply", "id": request_id, "error": error_of(exc)})
-        else:
-            self.send({"t": "reply", "id": request_id}, dumps(result))
+            return {"t": "reply", "id": message["id"]}, dumps(await handler(args or {}))
+
+        await self._replying(message["id"], work)
 
     async def _pump(self, message: dict[str, Any], args: Any) -> None:
         request_id = message["id"]
         credit = self._credits[request_id]
-        try:
+
+        async def work() -> tuple[dict[str, Any], bytes | None]:
             handler = self._streams.get(message["op"])
             if handler is None:
                 raise ValueError(f"unknown stream {message['op']!r}")
             async for fields, payload in handler(args or {}):
                 await credit.take()
                 self.send({"t": "item", "id": request_id, **fields}, payload)
+            return {"t": "end", "id": request_id}, None
+
+        await self._replying(request_id, work)
+
+    async def _replying(self, request_id: int, work: Callable[[], Awaitable[tuple[dict[str, Any], bytes | None]]]) -> None:
+        """Sends what `work` answers, or the error it failed with (a cancel's too, then re-raised)."""
+        try:
+            header, payload = await work()
         except asyncio.CancelledError:
             self.send({"t": "reply", "id": request_id, "error": {"name": "CancelledError", "message": "cancelled"}})
             raise
         except Exception as exc:  # noqa: BLE001 - every failure is the caller's answer
             self.send({"t": "reply", "id": request_id, "error": error_of(exc)})
         else:
-            self.send({"t": "end", "id": request_id})
+            self.send(header, payload)
 
     async def drain(self) -> None:
         await self._writer.drain()

@@ -61,27 +61,22 @@ def _op(op: Op) -> dict[str, Any]:
     raise TypeError(f"unknown store operation {type(op).__name__}")
 
 
+def _fields(wire: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "namespace": tuple(wire["namespace"]),
+        "key": wire["key"],
+        "value": wire["value"],
+        "created_at": wire["created_at"],
+        "updated_at": wire["updated_at"],
+    }
+
+
 def _item(wire: dict[str, Any] | None) -> Item | None:
-    if wire is None:
-        return None
-    return Item(
-        namespace=tuple(wire["namespace"]),
-        key=wire["key"],
-        value=wire["value"],
-        created_at=wire["created_at"],
-        updated_at=wire["updated_at"],
-    )
+    return None if wire is None else Item(**_fields(wire))
 
 
 def _search_item(wire: dict[str, Any]) -> SearchItem:
-    return SearchItem(
-        namespace=tuple(wire["namespace"]),
-        key=wire["key"],
-        value=wire["value"],
-        created_at=wire["created_at"],
-        updated_at=wire["updated_at"],
-        score=wire.get("score"),
-    )
+    return SearchItem(**_fields(wire), score=wire.get("score"))
 
 
 class RuntimeStore(BaseStore):
