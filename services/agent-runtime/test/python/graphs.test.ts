@@ -49,8 +49,32 @@ test("a JS graph and a Python graph serve side by side", async () => {
   expect(lastText(python)).toBe("echo: both");
   const assistants = await rt.client.assistants.search({ limit: 100 });
   expect(assistants.map((assistant) => assistant.graph_id).sort()).toEqual(
-    ["broken", "js_agent", "noisy", "py_agent", "recall_js", "recall_py", "remember", "steps"].sort(),
+    ["broken", "js_agent", "noisy", "py_agent", "recall_js", "recall_py", "remember", "steps", "streamer"].sort(),
   );
+});
+
+test("a chat model's tokens: messages-tuple streams each chunk; messages streams the message so far", async () => {
+  const thread = await rt.client.threads.create();
+  const events = (await collect(
+    rt.client.runs.stream(thread.thread_id, "streamer", {
+      input: say("hello there"),
+      streamMode: ["messages-tuple", "messages"],
+    }),
+  )) as Event[];
+  const tokens = events
+    .filter((event) => event.event === "messages")
+    .map((event) => (event.data as [{ content: string; type: string }, { langgraph_node: string }])[0]);
+  expect(tokens.map((chunk) => chunk.content)).toEqual(["echo:", " hello", " there", ""]);
+  expect(tokens.every((chunk) => chunk.type === "AIMessageChunk")).toBe(true);
+  // The classic mode: the message's metadata once, then the text so far at each token.
+  const metadata = events.filter((event) => event.event === "messages/metadata");
+  expect(metadata).toHaveLength(1);
+  const partial = events
+    .filter((event) => event.event === "messages/partial")
+    .map((event) => (event.data as { content: string }[])[0].content);
+  expect(partial).toEqual(["echo:", "echo: hello", "echo: hello there", "echo: hello there"]);
+  const state = await rt.client.threads.getState<Values>(thread.thread_id);
+  expect(state.values.messages.map((message) => message.content)).toEqual(["hello there", "echo: hello there"]);
 });
 
 test("a Python graph that cannot load: its use is a 409 saying why; the others serve", async () => {
@@ -130,7 +154,7 @@ test("a Python project on a machine without a suitable Python stops start-up, sa
   }
 });
 
-describe("the Python example's http.app (a Starlette app in the Python graph host)", () => {
+describe("the Python examples (their http.app, MCP and A2A)", () => {
   let examples: Awaited<ReturnType<typeof startTestRuntime>>;
   beforeAll(async () => {
     examples = await startTestRuntime({ workers: 1, env: graphsOf("python") });
@@ -160,5 +184,40 @@ describe("the Python example's http.app (a Starlette app in the Python graph hos
     });
     expect(search.status).toBe(200);
     expect(((await search.json()) as { graph_id: string }[]).map((assistant) => assistant.graph_id)).toEqual(["agent"]);
+  });
+
+  test("their assistants are MCP tools and A2A agents", async () => {
+    const mcp = async (body: object) =>
+      (await (
+        await fetch(`${examples.url}/mcp`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...body }),
+        })
+      ).json()) as { result: { tools?: { name: string; inputSchema: object }[]; content?: { text: string }[] } };
+    const listed = await mcp({ method: "tools/list" });
+    const tool = listed.result.tools!.find((candidate) => candidate.name === "agent")!;
+    // The tool's input schema is the Python graph's.
+    expect(JSON.stringify(tool.inputSchema)).toContain("MessagesState");
+    const called = await mcp({
+      method: "tools/call",
+      params: { name: "agent", arguments: { messages: [{ role: "user", content: "via mcp" }] } },
+    });
+    expect(called.result.content![0].text).toContain("echo: via mcp");
+    const [assistant] = await examples.client.assistants.search({ graphId: "agent" });
+    const sent = (await (
+      await fetch(`${examples.url}/a2a/${assistant.assistant_id}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "message/send",
+          params: { message: { role: "user", parts: [{ kind: "text", text: "via a2a" }], messageId: "m1" } },
+        }),
+      })
+    ).json()) as { result: { status: { state: string; message: { parts: { text: string }[] } } } };
+    expect(sent.result.status.state).toBe("completed");
+    expect(sent.result.status.message.parts[0].text).toBe("echo: via a2a");
   });
 });
