@@ -90,6 +90,10 @@ export const controlPlaneEnv = z.object({
   RECONCILER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** How often the reconciler queues lost work again and (local deployer) restarts dead runtimes. */
   RECONCILER_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Hours a deployment's deploy log lines (its runtimes' output) are kept. */
+  RUNTIME_LOG_RETENTION_HOURS: z.coerce.number().int().min(1).max(87_600).default(168),
+  /** Deploy log lines kept per deployment (its newest); older ones are deleted. */
+  RUNTIME_LOG_MAX_LINES: z.coerce.number().int().min(100).max(100_000_000).default(100_000),
 });
 
 export type ControlPlaneConfig = z.infer<typeof controlPlaneEnv> & {

@@ -4,9 +4,13 @@ import { createControlPlaneApp } from "./app";
 import { loadControlPlaneConfig } from "./config";
 import { createDb } from "./db";
 import { createReconcilerRuntime } from "./reconciler";
+import { RuntimeLogRetention } from "./runtime-logs/retention";
 import { ensureBootstrapKey } from "./tenants/api-keys";
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, "../../../prisma/control-plane/migrations");
+
+/** How often deploy log lines past their retention are deleted. */
+const RETENTION_SWEEP_MS = 10 * 60_000;
 
 async function main(): Promise<void> {
   const config = loadControlPlaneConfig();
@@ -25,6 +29,13 @@ async function main(): Promise<void> {
   // Closers run in reverse: the reconciler (and the runtimes it started) stops before the pool.
   lifecycle.onShutdown(() => reconciler.close());
   await reconciler.start();
+  const retention = new RuntimeLogRetention(
+    db,
+    { maxAgeHours: config.RUNTIME_LOG_RETENTION_HOURS, maxLinesPerDeployment: config.RUNTIME_LOG_MAX_LINES },
+    logger,
+  );
+  retention.start(RETENTION_SWEEP_MS);
+  lifecycle.onShutdown(() => retention.stop());
   lifecycle.handleSignals();
   logger.info({ port: config.PORT }, `control plane listening on ${config.PUBLIC_URL}`);
 }

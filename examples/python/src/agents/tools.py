@@ -1,6 +1,9 @@
 """A tool-calling agent without a model: `agent` asks the `word_count` tool about the last human
-message, the tool node runs it, and `agent` answers with its result."""
+message, the tool node runs it, and `agent` answers with its result. The tool logs what it counted
+(an error when there is nothing to count): the lines are the deployment's deploy log
+(`langgraph deploy logs`)."""
 
+import logging
 import uuid
 
 from langchain_core.messages import AIMessage, ToolMessage
@@ -11,10 +14,18 @@ from langgraph.prebuilt import ToolNode
 from agents.text import text_of
 
 
+log = logging.getLogger(__name__)
+
+
 @tool
 def word_count(text: str) -> str:
     """Counts the words of a text"""
-    return str(len(text.split()))
+    words = len(text.split())
+    if words:
+        log.info("word_count counted %d words", words)
+    else:
+        log.error("word_count was given no words to count")
+    return str(words)
 
 
 def agent(state: MessagesState) -> dict:

@@ -869,14 +869,20 @@ export type components = {
      * @enum {string}
      */
     LogLevel: "debug" | "info" | "warn" | "error";
-    /** @description Lines at this level or more severe: debug, info, warn (or warning), error, in any case (the official CLI sends DEBUG, INFO, WARNING, ERROR). */
+    /** @description Lines at this level or more severe: debug, info, warn (or warning), error (or critical: the most severe level kept is error), in any case (the official CLI sends DEBUG, INFO, WARNING, ERROR, CRITICAL). */
     LogLevelFilter: string;
     CliLogLine: {
+      /** @description The line's id, the same in every answer (`langgraph deploy logs --follow` shows each line once by it). */
+      id: string;
       message: string;
       /** @enum {string} */
       level: "DEBUG" | "INFO" | "WARNING" | "ERROR";
       /** Format: date-time */
       timestamp: string;
+      /** @description A runtime log line's structured fields (the run's ids, an error), when it has them. */
+      fields?: {
+        [key: string]: unknown;
+      } | null;
     };
     CliLogPage: {
       logs: components["schemas"]["CliLogLine"][];
@@ -903,10 +909,16 @@ export type components = {
       end_time?: string | null;
     };
     LogLine: {
+      /** @description The line's id, the same in every answer. */
+      id: string;
       message: string;
       level: components["schemas"]["LogLevel"];
       /** Format: date-time */
       timestamp: string;
+      /** @description A runtime log line's structured fields (the run's ids, an error), when it has them. */
+      fields?: {
+        [key: string]: unknown;
+      } | null;
     };
     LogPage: {
       logs: components["schemas"]["LogLine"][];

@@ -6,6 +6,8 @@ import type { Db } from "../db";
 import type { Deployer } from "../deployers/deployer";
 import { LocalDeployer } from "../deployers/local";
 import { createReconcileQueue, type ReconcileQueue } from "../queue";
+import { RevisionRepository } from "../revisions/repository";
+import { RuntimeLogCollector } from "../runtime-logs/collector";
 import { SecretCipher } from "../secrets/cipher";
 import { Reconciler } from "./reconciler";
 
@@ -21,15 +23,22 @@ export interface ReconcilerRuntime {
   close(): Promise<void>;
 }
 
-export function createLocalDeployer(config: ControlPlaneConfig, logger: Logger): LocalDeployer {
+/** The local deployer; with `db`, its runtimes' output is kept in their revisions' deploy logs. */
+export function createLocalDeployer(config: ControlPlaneConfig, logger: Logger, db?: Db): LocalDeployer {
+  const revisions = db ? new RevisionRepository(db) : undefined;
   return new LocalDeployer(
     {
       databaseServerUrl: config.DEPLOYMENTS_DATABASE_URL ?? config.CONTROL_PLANE_DATABASE_URL,
       workDir: config.DEPLOYMENTS_DIR ?? path.join(REPO_ROOT, ".data/deployments"),
       startTimeoutMs: config.LOCAL_DEPLOY_TIMEOUT_SECONDS * 1000,
       healthTimeoutMs: config.LOCAL_DEPLOY_TIMEOUT_SECONDS * 1000,
-      runtimeLogLevel: config.LOG_LEVEL === "silent" ? "warn" : config.LOG_LEVEL,
+      // Runtimes log at info at least: their lines are their deployments' deploy logs, read by
+      // their teams, whatever the control plane's own level.
+      runtimeLogLevel: config.LOG_LEVEL === "debug" || config.LOG_LEVEL === "trace" ? config.LOG_LEVEL : "info",
       uploads: uploadStoreOf(config),
+      runtimeLogs:
+        revisions &&
+        ((revisionId, secretValues) => new RuntimeLogCollector(revisions, revisionId, secretValues, logger)),
     },
     logger.child({ deployer: "local" }),
   );
@@ -55,7 +64,7 @@ export function createReconcilerRuntime(
   const queue = overrides.queue ?? createReconcileQueue({ redisUrl: config.REDIS_URL }, log);
   const deployer =
     overrides.deployer ??
-    (config.DEPLOYER === "kubernetes" ? kubernetesDeployer(config, log) : createLocalDeployer(config, log));
+    (config.DEPLOYER === "kubernetes" ? kubernetesDeployer(config, log) : createLocalDeployer(config, log, db));
   const reconciler = new Reconciler(
     db,
     deployer,

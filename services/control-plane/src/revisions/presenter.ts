@@ -44,7 +44,13 @@ function presentStatusHistory(row: RevisionRow): Schemas["RevisionStatusChange"]
 }
 
 export function presentLogLine(row: RevisionLogRow): Schemas["LogLine"] {
-  return { message: row.message, level: row.level as LogLevel, timestamp: row.timestamp.toISOString() };
+  return {
+    id: String(row.id),
+    message: row.message,
+    level: row.level as LogLevel,
+    timestamp: row.timestamp.toISOString(),
+    ...(row.fields ? { fields: row.fields as Record<string, unknown> } : {}),
+  };
 }
 
 const CLI_LEVELS: Record<LogLevel, Schemas["CliLogLine"]["level"]> = {

@@ -32,6 +32,8 @@ export interface LogLine {
   level: LogLevel;
   message: string;
   timestamp: Date;
+  /** A runtime line's structured fields. */
+  fields?: Record<string, unknown> | null;
 }
 
 export interface LogFilter {
@@ -182,7 +184,13 @@ export class RevisionRepository {
 
   async appendLogs(revisionId: string, lines: LogLine[]): Promise<void> {
     if (!lines.length) return;
-    await this.db.revisionLog.createMany({ data: lines.map((line) => ({ revisionId, ...line })) });
+    await this.db.revisionLog.createMany({
+      data: lines.map(({ fields, ...line }) => ({
+        revisionId,
+        ...line,
+        ...(fields ? { fields: fields as Prisma.InputJsonValue } : {}),
+      })),
+    });
   }
 
   /**
@@ -210,7 +218,8 @@ export class RevisionRepository {
     }
     const rows = await this.db.revisionLog.findMany({
       where,
-      orderBy: { id: filter.order },
+      // In time order, as `--follow` asks for lines after the newest one's time; the id breaks ties.
+      orderBy: [{ timestamp: filter.order }, { id: filter.order }],
       skip: filter.offset,
       take: filter.limit + 1,
     });

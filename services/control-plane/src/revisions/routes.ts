@@ -18,11 +18,11 @@ function date(value: string | null | undefined, loc: (string | number)[]): Date 
   return parsed;
 }
 
-/** A level filter in any case; `warning` (the CLI's word) is `warn`. */
+/** A level filter in any case; `warning` (the CLI's word) is `warn`, `critical` is `error`. */
 function levelOf(value: string | null | undefined): LogLevel | null {
   if (!value) return null;
   const level = value.toLowerCase();
-  return (level === "warning" ? "warn" : level) as LogLevel;
+  return (level === "warning" ? "warn" : level === "critical" ? "error" : level) as LogLevel;
 }
 
 function logFilter(kind: LogKind, query: LogQuery, where: "query" | "body"): LogFilter {

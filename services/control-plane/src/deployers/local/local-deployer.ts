@@ -18,6 +18,7 @@ import { freePort } from "@lgp/server-kit";
 import { deployExternal, healthAt } from "../external";
 import { RuntimeProcesses } from "./processes";
 import { checkout, unpackSource } from "./source";
+import type { RuntimeLogSink } from "../../runtime-logs/collector";
 
 const REPO_ROOT = path.resolve(__dirname, "../../../../..");
 
@@ -39,6 +40,11 @@ export interface LocalDeployerOptions {
   runtimeEntry?: string;
   /** The uploaded source tarballs (a `source_tarball_path` of `uploads/...` names one). */
   uploads?: Pick<UploadStore, "fileOf">;
+  /**
+   * Where a revision's runtime output is kept (its deploy log), given the deployment's secret
+   * values to mask; without it, only start-up output reaches the deploy log.
+   */
+  runtimeLogs?: (revisionId: string, secretValues: string[]) => RuntimeLogSink;
 }
 
 /** Variables the platform sets for a runtime; a secret cannot override them. */
@@ -177,6 +183,10 @@ export class LocalDeployer implements Deployer {
       pidFile,
       timeoutMs: this.options.startTimeoutMs ?? 120_000,
       log,
+      output: this.options.runtimeLogs?.(
+        revision.id,
+        deployment.secrets.map((secret) => secret.value),
+      ),
     });
     return { url };
   }

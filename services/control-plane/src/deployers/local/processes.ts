@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { waitUntilOk, type Logger } from "@lgp/server-kit";
 import { DeployerError, type RevisionLog } from "../deployer";
+import type { RuntimeLogSink } from "../../runtime-logs/collector";
 import { forEachLine } from "./commands";
 
 interface Running {
@@ -35,6 +36,8 @@ export class RuntimeProcesses {
     pidFile: string;
     timeoutMs: number;
     log: RevisionLog;
+    /** Where the runtime's own output goes, from its first line (without it: start-up lines to `log`). */
+    output?: RuntimeLogSink;
   }): Promise<void> {
     const { log } = options;
     const child = spawn(options.command, options.args, {
@@ -45,21 +48,23 @@ export class RuntimeProcesses {
     let ready = false;
     let logged = 0;
     const tail: string[] = [];
-    const onLine = (level: "info" | "warn") => (line: string) => {
+    const onLine = (stream: "stdout" | "stderr") => (line: string) => {
       tail.push(line);
       if (tail.length > 10) tail.shift();
-      // Start-up output goes to the deploy log; later output to the control plane's log.
-      if (!ready && logged++ < 200) log[level](line);
+      if (options.output) return options.output.line(stream, line);
+      // Without a sink: start-up output to the deploy log, later output to the control plane's log.
+      if (!ready && logged++ < 200) log[stream === "stdout" ? "info" : "warn"](line);
       else this.logger.debug({ revision_id: options.revisionId, line }, "agent runtime output");
     };
-    forEachLine(child.stdout!, onLine("info"));
-    forEachLine(child.stderr!, onLine("warn"));
+    forEachLine(child.stdout!, onLine("stdout"));
+    forEachLine(child.stderr!, onLine("stderr"));
     let exitCode: number | string | null = null;
     const exited = new Promise<void>((resolve) => {
       child.once("exit", (code, signal) => {
         exitCode = signal ?? code;
         this.running.delete(options.revisionId);
         rmSync(options.pidFile, { force: true });
+        void options.output?.close();
         resolve();
       });
       child.once("error", (error) => {
