@@ -29,6 +29,37 @@ export interface Deployer {
 
   /** Removes everything the deployment owns: its revisions' workloads and its database. */
   destroy(deployment: DeploymentTarget, log: RevisionLog): Promise<void>;
+
+  /**
+   * Follows the runtimes' output of exactly these deployments into their revisions' deploy logs
+   * (and lets go of any other), called again and again. Absent where a deployer collects the
+   * output as it starts a runtime (local).
+   */
+  followLogs?(deployments: DeploymentTarget[], store: RuntimeLogStore): Promise<void>;
+}
+
+/** Where a runtime's output goes: its revision's deploy log. */
+export interface RuntimeLogSink {
+  /**
+   * One line of output; `origin` is where it came from when the deployer knows (a pod's log: the
+   * time the node received it, and the pod and container, kept among the line's fields).
+   */
+  line(stream: "stdout" | "stderr", text: string, origin?: LineOrigin): void;
+  /** Writes what is pending (the runtime stopped). */
+  close(): Promise<void>;
+}
+
+export interface LineOrigin {
+  timestamp?: Date;
+  fields?: Record<string, string>;
+}
+
+/** The deploy logs, as a deployer that follows output (kubernetes) sees them. */
+export interface RuntimeLogStore {
+  /** The sink of a revision's deploy log, masking these secret values. */
+  sink(revisionId: string, secretValues: string[]): RuntimeLogSink;
+  /** The time of the last line stored from `origin` (a pod's container), to go on after it. */
+  lastLineAt(revisionId: string, origin: Record<string, string>): Promise<Date | null>;
 }
 
 /** The parts of a deployment a deployer needs, with secrets already decrypted. */

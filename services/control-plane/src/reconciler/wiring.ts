@@ -8,6 +8,7 @@ import { LocalDeployer } from "../deployers/local";
 import { createReconcileQueue, type ReconcileQueue } from "../queue";
 import { RevisionRepository } from "../revisions/repository";
 import { RuntimeLogCollector } from "../runtime-logs/collector";
+import { RuntimeLogFollowing, type FollowingOptions } from "../runtime-logs/following";
 import { SecretCipher } from "../secrets/cipher";
 import { Reconciler } from "./reconciler";
 
@@ -58,30 +59,38 @@ export function createReconcilerRuntime(
   config: ControlPlaneConfig,
   db: Db,
   logger: Logger,
-  overrides: { queue?: ReconcileQueue; deployer?: Deployer } = {},
+  overrides: { queue?: ReconcileQueue; deployer?: Deployer; logFollowing?: FollowingOptions } = {},
 ): ReconcilerRuntime {
   const log = logger.child({ component: "reconciler" });
   const queue = overrides.queue ?? createReconcileQueue({ redisUrl: config.REDIS_URL }, log);
-  const deployer =
+  const deployer: Deployer =
     overrides.deployer ??
     (config.DEPLOYER === "kubernetes" ? kubernetesDeployer(config, log) : createLocalDeployer(config, log, db));
-  const reconciler = new Reconciler(
-    db,
-    deployer,
-    queue,
-    SecretCipher.fromEncodedKey(config.SECRETS_ENCRYPTION_KEY),
-    log,
-    {
-      concurrency: config.RECONCILER_CONCURRENCY,
-      sweepIntervalMs: config.RECONCILER_SWEEP_SECONDS * 1000,
-    },
-  );
+  const cipher = SecretCipher.fromEncodedKey(config.SECRETS_ENCRYPTION_KEY);
+  const reconciler = new Reconciler(db, deployer, queue, cipher, log, {
+    concurrency: config.RECONCILER_CONCURRENCY,
+    sweepIntervalMs: config.RECONCILER_SWEEP_SECONDS * 1000,
+  });
+  // Pod logs (kubernetes) are followed by a loop; the local deployer collects output as it starts runtimes.
+  const following = deployer.followLogs
+    ? new RuntimeLogFollowing(
+        db,
+        deployer as Required<Pick<Deployer, "followLogs">>,
+        cipher,
+        log.child({ component: "runtime-logs" }),
+        overrides.logFollowing,
+      )
+    : undefined;
   return {
     queue,
     deployer,
     reconciler,
-    start: () => reconciler.start(),
+    async start() {
+      await reconciler.start();
+      following?.start();
+    },
     async close() {
+      await following?.stop();
       await reconciler.stop();
       if (deployer instanceof LocalDeployer) await deployer.stopAll();
     },

@@ -193,6 +193,14 @@ export class RevisionRepository {
     });
   }
 
+  /** The time of the newest line of a revision's log whose fields hold all of `fields`. */
+  async lastLogLineAt(revisionId: string, kind: LogKind, fields: Record<string, string>): Promise<Date | null> {
+    const rows = await this.db.$queryRaw<{ at: Date | null }[]>`
+      SELECT max("timestamp") AS at FROM revision_logs
+      WHERE revision_id = ${revisionId}::uuid AND kind = ${kind} AND fields @> ${JSON.stringify(fields)}::jsonb`;
+    return rows[0]?.at ?? null;
+  }
+
   /**
    * A page of a revision's log, or of all a deployment's revisions together; `next` is the offset
    * of the following page, null at the end.

@@ -4,6 +4,7 @@
 // and a line says how many, so a runtime that logs faster than the database takes costs bounded
 // memory.
 import type { Logger } from "@lgp/server-kit";
+import type { LineOrigin, RuntimeLogSink } from "../deployers/deployer";
 import type { LogLine, RevisionRepository } from "../revisions/repository";
 import { parseRuntimeLine } from "./parse";
 
@@ -16,18 +17,13 @@ const MAX_MESSAGE = 4000;
 const MIN_SECRET = 6;
 const MASK = "****";
 
-/** What the deployer hands a runtime's output to. */
-export interface RuntimeLogSink {
-  line(stream: "stdout" | "stderr", text: string): void;
-  /** Writes what is pending (the runtime stopped). */
-  close(): Promise<void>;
-}
-
 export class RuntimeLogCollector implements RuntimeLogSink {
   private pending: LogLine[] = [];
   private dropped = 0;
   private timer?: NodeJS.Timeout;
   private draining?: Promise<void>;
+  /** When the last line came (or the collector was made). */
+  lastLineMs = Date.now();
   private readonly secrets: string[];
 
   constructor(
@@ -46,8 +42,11 @@ export class RuntimeLogCollector implements RuntimeLogSink {
     return masked;
   }
 
-  line(stream: "stdout" | "stderr", text: string): void {
+  line(stream: "stdout" | "stderr", text: string, origin?: LineOrigin): void {
+    this.lastLineMs = Date.now();
     const parsed = parseRuntimeLine(text, stream);
+    if (origin?.timestamp) parsed.timestamp = origin.timestamp;
+    if (origin?.fields) parsed.fields = { ...parsed.fields, ...origin.fields };
     let message = this.mask(parsed.message);
     if (message.length > MAX_MESSAGE) message = `${message.slice(0, MAX_MESSAGE)}…`;
     const fields =

@@ -79,6 +79,12 @@ export class FakeApiServer {
   /** Answer requests to this path prefix (and method, when given) with this status (to test error handling). */
   failures = new Map<string, { code: number; reason: string; message: string; method?: string }>();
   private readonly reads = new Map<string, number>();
+  /** Each container's log (`namespace/pod/container`): its lines, and the requests following it. */
+  private lastLogNs = 0n;
+  private readonly podLogs = new Map<
+    string,
+    { lines: { time: string; text: string }[]; followers: Set<http.ServerResponse> }
+  >();
   private server?: http.Server;
   readonly token = `token-${randomUUID()}`;
 
@@ -98,6 +104,10 @@ export class FakeApiServer {
           body: text ? JSON.parse(text) : undefined,
         };
         this.requests.push(recorded);
+        const log = /^\/api\/v1\/namespaces\/([a-z0-9-]+)\/pods\/([a-z0-9.-]+)\/log$/.exec(url.pathname);
+        if (log && req.method === "GET" && recorded.authorization === `Bearer ${this.token}`) {
+          return this.streamLog(`${log[1]}/${log[2]}/${recorded.query.container}`, recorded.query, res);
+        }
         const [code, body] = this.handle(recorded);
         res.writeHead(code, { "content-type": "application/json" });
         res.end(JSON.stringify(body));
@@ -108,7 +118,64 @@ export class FakeApiServer {
   }
 
   async stop(): Promise<void> {
+    for (const entry of this.podLogs.values()) for (const follower of entry.followers) follower.end();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  /**
+   * A line a container writes: kept with the node's time (RFC 3339 with nanoseconds, trailing
+   * zeros trimmed, as the kubelet writes it) and sent to whoever follows that log.
+   */
+  writePodLog(namespace: string, pod: string, container: string, text: string): void {
+    const entry = this.logOf(`${namespace}/${pod}/${container}`);
+    // The node's clock, in nanoseconds, never going back.
+    const clock = BigInt(Date.now()) * 1_000_000n + 123n;
+    const ns = (this.lastLogNs = clock > this.lastLogNs ? clock : this.lastLogNs + 1000n);
+    const seconds = new Date(Number(ns / 1_000_000_000n) * 1000).toISOString().slice(0, 19);
+    const fraction = String(ns % 1_000_000_000n)
+      .padStart(9, "0")
+      .replace(/0+$/, "");
+    const time = `${seconds}${fraction ? `.${fraction}` : ""}Z`;
+    entry.lines.push({ time, text });
+    for (const follower of entry.followers)
+      follower.write(`${follower.req.url?.includes("timestamps=true") ? `${time} ` : ""}${text}\n`);
+  }
+
+  /** Ends every request following that log (a connection the API server drops). */
+  dropPodLogFollowers(namespace: string, pod: string, container: string): void {
+    const entry = this.logOf(`${namespace}/${pod}/${container}`);
+    for (const follower of entry.followers) follower.end();
+    entry.followers.clear();
+  }
+
+  /** How many requests follow that log now. */
+  podLogFollowers(namespace: string, pod: string, container: string): number {
+    return this.logOf(`${namespace}/${pod}/${container}`).followers.size;
+  }
+
+  private logOf(key: string) {
+    let entry = this.podLogs.get(key);
+    if (!entry) {
+      entry = { lines: [], followers: new Set() };
+      this.podLogs.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** GET .../pods/{name}/log: the lines since `sinceTime` (whole seconds, as the API reads it), then, with `follow`, each new one. */
+  private streamLog(key: string, query: Record<string, string>, res: http.ServerResponse): void {
+    const entry = this.logOf(key);
+    const since = query.sinceTime ? Date.parse(query.sinceTime) : null;
+    res.writeHead(200, { "content-type": "text/plain", "transfer-encoding": "chunked" });
+    // The API server answers a follow request's headers at once, lines or not.
+    res.flushHeaders();
+    for (const line of entry.lines) {
+      if (since !== null && Date.parse(line.time.replace(/\.\d+Z$/, "Z")) < since) continue;
+      res.write(`${query.timestamps === "true" ? `${line.time} ` : ""}${line.text}\n`);
+    }
+    if (query.follow !== "true") return void res.end();
+    entry.followers.add(res);
+    res.on("close", () => entry.followers.delete(res));
   }
 
   /** Requests other than discovery, as "METHOD path". */
@@ -324,7 +391,12 @@ export class FakeApiServer {
       pods.push({
         apiVersion: "v1",
         kind: "Pod",
-        metadata: { name: `${object.metadata.name}-7d9f8c6b5-x2x9q`, namespace, labels },
+        metadata: {
+          name: `${object.metadata.name}-7d9f8c6b5-x2x9q`,
+          namespace,
+          labels,
+          annotations: object.spec.template.metadata.annotations ?? {},
+        },
         spec: object.spec.template.spec,
         status: {
           phase: "Pending",

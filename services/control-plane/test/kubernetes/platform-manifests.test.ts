@@ -151,9 +151,9 @@ describe.each(VARIANTS)("docker/k8s/%s", (variant) => {
       if (spec.serviceAccountName) expect(accounts).toContain(spec.serviceAccountName);
     const binding = byKind(objects, "RoleBinding")[0];
     expect(byKind(objects, "Role").map((r) => r.metadata.name)).toContain(binding.roleRef.name);
-    // The deployer's Role covers every kind it applies.
+    // The deployer's Role covers every kind it applies, and the pod logs it follows.
     const rules = byKind(objects, "Role")[0].rules;
-    for (const resource of ["deployments", "services", "secrets", "horizontalpodautoscalers", "pods"]) {
+    for (const resource of ["deployments", "services", "secrets", "horizontalpodautoscalers", "pods", "pods/log"]) {
       expect(rules.some((rule: any) => rule.resources.includes(resource))).toBe(true);
     }
   });

@@ -12,6 +12,7 @@ import type { KubernetesDeployer } from "../../src/deployers/kubernetes";
 import { LocalDeployer } from "../../src/deployers/local";
 import { InProcessQueue, type ReconcileQueue } from "../../src/queue";
 import { createReconcilerRuntime, type ReconcilerRuntime } from "../../src/reconciler";
+import type { FollowingOptions } from "../../src/runtime-logs/following";
 import { startHarness, type Harness } from "../deployments/harness";
 
 export interface ReconcilerHarness extends Harness {
@@ -35,6 +36,8 @@ export async function startReconcilerHarness(
     timeoutSeconds?: number;
     sweepSeconds?: number;
     env?: Record<string, string>;
+    /** How often (kubernetes) pod logs are brought up to date, and their leases' length. */
+    logFollowing?: FollowingOptions;
   } = {},
 ): Promise<ReconcilerHarness> {
   const workDir = path.join(REPO_ROOT, ".data", `test-deployments-${randomBytes(4).toString("hex")}`);
@@ -56,7 +59,7 @@ export async function startReconcilerHarness(
       ...options.env,
     },
   });
-  const build = () => createReconcilerRuntime(h.config, h.db, h.logger, { queue });
+  const build = () => createReconcilerRuntime(h.config, h.db, h.logger, { queue, logFollowing: options.logFollowing });
   let runtime = build();
   if (options.start !== false) await runtime.start();
   const result: ReconcilerHarness = {

@@ -11,6 +11,7 @@ import {
   type ProvisionResult,
   type RevisionLog,
   type RevisionTarget,
+  type RuntimeLogStore,
 } from "../deployer";
 import { deployExternal, healthAt } from "../external";
 import { loadKubeConfig, type K8s } from "./client";
@@ -23,6 +24,7 @@ import {
   type Manifest,
   type Workload,
 } from "./render";
+import { PodLogFollower } from "./pod-logs";
 import { RolloutAborted, followRollout, rolloutState } from "./rollout";
 
 export interface KubernetesDeployerOptions {
@@ -59,9 +61,11 @@ const SOURCE_KINDS = new Set(["github", "internal_source"]);
 export class KubernetesDeployer implements Deployer {
   readonly kind = "kubernetes" as const;
   private readonly cluster: Cluster;
+  private readonly podLogs: PodLogFollower;
 
   constructor(private readonly options: KubernetesDeployerOptions) {
     this.cluster = new Cluster(options.kubeConfig, options.fieldManager ?? "lgp-control-plane");
+    this.podLogs = new PodLogFollower(options.kubeConfig, this.cluster, options.logger);
   }
 
   /** The deployment's database: `lgp_deployment_<id>` on the configured server. */
@@ -248,6 +252,14 @@ export class KubernetesDeployer implements Deployer {
       this.options.logger?.warn({ err: error, deploymentId: deployment.id }, "kubernetes health check failed");
       return "unknown";
     }
+  }
+
+  /** Every pod of these deployments (external_docker ones run elsewhere: nothing to follow); none lets go of all. */
+  async followLogs(deployments: DeploymentTarget[], store: RuntimeLogStore): Promise<void> {
+    const followed = deployments
+      .filter((deployment) => deployment.source !== "external_docker")
+      .map((target) => ({ target, namespace: namespaceOf(target, this.options.defaultNamespace) }));
+    await this.podLogs.sync(followed, store);
   }
 
   async retire(_deployment: DeploymentTarget, revision: RevisionTarget, log: RevisionLog): Promise<void> {

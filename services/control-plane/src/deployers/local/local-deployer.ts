@@ -11,6 +11,7 @@ import {
   type ProvisionResult,
   type RevisionLog,
   type RevisionTarget,
+  type RuntimeLogSink,
 } from "../deployer";
 import { baseEnv, runCommand, runShell } from "./commands";
 import { verifyGraphConfig } from "./graph-config";
@@ -18,7 +19,6 @@ import { freePort } from "@lgp/server-kit";
 import { deployExternal, healthAt } from "../external";
 import { RuntimeProcesses } from "./processes";
 import { checkout, unpackSource } from "./source";
-import type { RuntimeLogSink } from "../../runtime-logs/collector";
 
 const REPO_ROOT = path.resolve(__dirname, "../../../../..");
 

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { waitUntilOk, type Logger } from "@lgp/server-kit";
-import { DeployerError, type RevisionLog } from "../deployer";
-import type { RuntimeLogSink } from "../../runtime-logs/collector";
+import { DeployerError, type RevisionLog, type RuntimeLogSink } from "../deployer";
 import { forEachLine } from "./commands";
 
 interface Running {
