@@ -112,6 +112,8 @@ export const agentRuntimeEnv = z.object({
   PYTHON_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   /** Queue workers inside the API process (0 when separate worker processes run). */
   WORKERS: z.coerce.number().int().min(0).max(256).default(4),
+  /** A `worker` process serves its /metrics (the runs it executes) on this port; unset: none. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /**
    * Embedded mode (no REDIS_URL): threads that execute the in-process queue's runs, each with its
    * own graphs and connections, so HTTP and runs use more than one core; 0 runs them on the main

@@ -1,5 +1,13 @@
 import path from "node:path";
-import { createLifecycle, createLogger, ensureDatabase, migrate, runMain, type Logger } from "@lgp/server-kit";
+import {
+  createLifecycle,
+  createLogger,
+  createMetrics,
+  ensureDatabase,
+  migrate,
+  runMain,
+  type Logger,
+} from "@lgp/server-kit";
 import { createAgentRuntimeApp } from "./app";
 import { acceptUpgrades } from "./protocol/websocket";
 import { loadProcessConfig, type AgentRuntimeConfig } from "./config";
@@ -19,10 +27,11 @@ async function main(): Promise<void> {
   await checkGraphs(config, logger);
   await ensureDatabase(config.DATABASE_URL);
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, (message) => logger.info(message));
-  const runtime = await createRuntime(config, logger);
+  const metrics = createMetrics("agent-runtime");
+  const runtime = await createRuntime(config, logger, { registry: metrics.registry });
   runtime.startWorkers(config.WORKERS);
 
-  const app = createAgentRuntimeApp({ config, db: runtime.db, logger, runtime });
+  const app = createAgentRuntimeApp({ config, db: runtime.db, logger, runtime, metrics });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   publishOwnUrl(ownUrl({ host: config.HOST, port: (server.address() as AddressInfo).port }, config.LANGGRAPH_API_URL));

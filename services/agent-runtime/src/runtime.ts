@@ -25,6 +25,9 @@ import { pythonSettingsOf } from "./python/graphs";
 import { RedisControlBus, RedisEventLog, RedisRunQueue } from "./queue/redis";
 import type { ControlBus, EventLog, RunQueue } from "./queue/types";
 import { RunExecutor } from "./runs/executor";
+import { openEventStreams } from "./runs/sse";
+import { RunMetrics } from "./metrics/run-metrics";
+import { Registry } from "prom-client";
 import { RunThreads } from "./workers/threads";
 import { ownUrl } from "./http/own-url";
 import { RunFinishedHooks } from "./runs/finished";
@@ -102,7 +105,18 @@ const ORPHAN_SWEEP_MS = 30_000;
 /** Expired store items are deleted this often (they are invisible from their expiry on). */
 const STORE_SWEEP_MS = 60_000;
 
-export async function createRuntime(config: AgentRuntimeConfig, logger: Logger): Promise<Runtime> {
+export interface RuntimeOptions {
+  /** The registry /metrics serves: the runs' metrics join it (a registry of their own otherwise). */
+  registry?: Registry;
+  /** A worker process leaves the deployment-wide gauges (runs pending and running) to the API processes. */
+  role?: "api" | "worker";
+}
+
+export async function createRuntime(
+  config: AgentRuntimeConfig,
+  logger: Logger,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   const db = createDb(config.DATABASE_URL);
   const pool = new pg.Pool({
     connectionString: config.DATABASE_URL,
@@ -171,7 +185,15 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
     );
     const threads = new ThreadService(threadRepository, graphs, checkpoints, authorize);
     const finished = new RunFinishedHooks(logger);
+    // Its gauges read the executor, threads and sockets made below, when scraped.
+    const metrics: RunMetrics = new RunMetrics(options.registry ?? new Registry(), {
+      runCounts: options.role === "worker" ? undefined : () => runRepository.countActive(),
+      executing: () => executor.activeRunIds().size + (runThreads?.activeRunIds().size ?? 0),
+      subscribers: () => ({ sse: openEventStreams(), websocket: sockets.connections }),
+    });
+    finished.on((event) => metrics.finished(event));
     const runs = new RunService({
+      metrics,
       finished,
       graphs,
       runs: runRepository,
@@ -200,6 +222,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       checkpoints,
       logger,
       maxAttempts: config.RUN_MAX_ATTEMPTS,
+      observer: metrics,
     });
     await assistants.ensureDefaults();
 
@@ -208,6 +231,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
       attempts: config.WEBHOOK_ATTEMPTS,
       baseDelayMs: config.WEBHOOK_RETRY_DELAY_MS,
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      onSettled: ({ delivered }: { delivered: boolean }) => metrics.webhookSettled(delivered),
     };
     const webhooks: WebhookDispatcher = config.REDIS_URL
       ? new RedisWebhookDispatcher(config.REDIS_URL, config.REDIS_PREFIX, webhookOptions, logger)
@@ -338,6 +362,7 @@ export async function createRuntime(config: AgentRuntimeConfig, logger: Logger):
               logger,
               fallback: executor.handle,
               lost: (job) => settleLostRun(job.runId),
+              observer: metrics,
             },
           );
           // After the queue has let the threads' jobs end, before the logs and pools close.

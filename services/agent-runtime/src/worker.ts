@@ -1,6 +1,15 @@
 // A queue worker process: executes runs from the deployment's BullMQ queue (no HTTP API).
 // `npm run worker -w services/agent-runtime`; needs REDIS_URL. WORKERS sets its concurrency.
-import { ConfigError, createLifecycle, createLogger, ensureDatabase, migrate, runMain } from "@lgp/server-kit";
+import {
+  ConfigError,
+  createLifecycle,
+  createLogger,
+  createMetrics,
+  ensureDatabase,
+  migrate,
+  runMain,
+} from "@lgp/server-kit";
+import { serveMetrics } from "./metrics/endpoint";
 import { loadProcessConfig } from "./config";
 import { MIGRATIONS_DIR, checkGraphs } from "./main";
 import { createRuntime } from "./runtime";
@@ -18,12 +27,20 @@ async function main(): Promise<void> {
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, (message) => logger.info(message));
   // It serves no HTTP: clients made in its graphs reach the API processes only if told where.
   publishOwnUrl(config.LANGGRAPH_API_URL);
-  const runtime = await createRuntime(config, logger);
+  const metrics = createMetrics("agent-runtime-worker");
+  const runtime = await createRuntime(config, logger, { registry: metrics.registry, role: "worker" });
   runtime.startWorkers(Math.max(config.WORKERS, 1));
+  const endpoint = config.METRICS_PORT
+    ? await serveMetrics(metrics.registry, config.METRICS_PORT, config.HOST)
+    : undefined;
   const lifecycle = createLifecycle(logger);
+  if (endpoint) lifecycle.onShutdown(() => new Promise<void>((resolve) => endpoint.close(() => resolve())));
   lifecycle.onShutdown(() => runtime.close());
   lifecycle.handleSignals();
-  logger.info({ concurrency: Math.max(config.WORKERS, 1) }, "agent runtime worker started");
+  logger.info(
+    { concurrency: Math.max(config.WORKERS, 1), metricsPort: endpoint?.port },
+    "agent runtime worker started",
+  );
 }
 
 if (require.main === module) runMain(main);

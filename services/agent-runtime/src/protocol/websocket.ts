@@ -71,6 +71,11 @@ export class ProtocolSockets {
     });
   }
 
+  /** Connections open now (the metrics' subscribers). */
+  get connections(): number {
+    return this.server.clients.size;
+  }
+
   close(): void {
     for (const client of this.server.clients) client.terminate();
     this.server.close();

@@ -14,6 +14,7 @@ import type { ThreadStatus } from "../threads/repository";
 import { interruptsOf } from "../threads/state";
 import type { ClaimedThread, RunRepository, RunRow, RunStatus } from "./repository";
 import { finishedWithJson, type RunFinishedHooks } from "./finished";
+import type { RunStartObserver } from "./observers";
 import { RunEventSender } from "./event-sender";
 import { streamGraphRun } from "./graph-stream";
 import { ProtocolRunEvents } from "../protocol/run-events";
@@ -86,6 +87,8 @@ export interface RunExecutorDeps {
   logger: Logger;
   /** RUN_MAX_ATTEMPTS: starts a run may have before it ends as `error`. */
   maxAttempts?: number;
+  /** Told of each attempt starting (the metrics). */
+  observer?: RunStartObserver;
 }
 
 /** How long a run met by a connection fault waits before it is claimed again. */
@@ -176,6 +179,7 @@ export class RunExecutor {
     const kwargs = run.kwargs;
     const controller = new AbortController();
     this.active.set(run.run_id, { controller, attempt: run.attempt });
+    this.deps.observer?.started(run);
     const early = this.early.get(run.run_id);
     if (early) {
       this.early.delete(run.run_id);

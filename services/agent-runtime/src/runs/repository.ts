@@ -20,6 +20,8 @@ export interface RunRow {
   attempt: number;
   created_at: Date;
   updated_at: Date;
+  /** When its first attempt started; null (or absent) while it waits. */
+  started_at?: Date | null;
 }
 
 /** Everything a worker needs to execute a run, fixed when the run is created. */
@@ -228,9 +230,9 @@ export class RunRepository {
         WHERE thread_id = ${run.threadId}::uuid AND ${filtersSql(Prisma.sql`metadata`, run.access)} ${guard}
         RETURNING thread_id, metadata, ${claim.free} AS free
       ), r AS (
-        INSERT INTO runs (run_id, thread_id, assistant_id, status, attempt, metadata, kwargs, multitask_strategy)
+        INSERT INTO runs (run_id, thread_id, assistant_id, status, attempt, started_at, metadata, kwargs, multitask_strategy)
         SELECT ${run.runId}::uuid, t.thread_id, ${run.assistantId}::uuid, CASE WHEN t.free THEN 'running' ELSE 'pending' END,
-               CASE WHEN t.free THEN 1 ELSE 0 END, ${JSON.stringify(run.metadata)}::jsonb,
+               CASE WHEN t.free THEN 1 ELSE 0 END, CASE WHEN t.free THEN now() END, ${JSON.stringify(run.metadata)}::jsonb,
                ${JSON.stringify(run.kwargs)}::jsonb, ${run.multitaskStrategy}
         FROM t
         RETURNING created_at, status
@@ -241,7 +243,7 @@ export class RunRepository {
     if (rows[0]) {
       const created = pendingRunRow(run, rows[0].created_at);
       if (rows[0].status !== "running") return { run: created };
-      const started = { ...created, status: "running" as const, attempt: 1 };
+      const started = { ...created, status: "running" as const, attempt: 1, started_at: rows[0].created_at };
       return { run: created, claimed: claimedFrom(started, rows[0]) };
     }
     const exists = await this.query<{ n: number }[]>(
@@ -254,6 +256,14 @@ export class RunRepository {
     const rows = await this.query<RunRow>(Prisma.sql`
       SELECT * FROM runs WHERE run_id = ${runId}::uuid AND thread_id = ${threadId}::uuid`);
     return rows[0];
+  }
+
+  /** Runs pending and running in the deployment (the partial index on active runs answers it). */
+  async countActive(): Promise<{ pending: number; running: number }> {
+    const rows = await this.query<{ status: string; n: number }>(Prisma.sql`
+      SELECT status, count(*)::int AS n FROM runs WHERE status IN ('pending', 'running') GROUP BY status`);
+    const of = (status: string) => rows.find((row) => row.status === status)?.n ?? 0;
+    return { pending: of("pending"), running: of("running") };
   }
 
   async findById(runId: string): Promise<RunRow | undefined> {
@@ -329,7 +339,8 @@ export class RunRepository {
     const row = (
       await this.query<RunRow & ClaimedColumns>(Prisma.sql`
       WITH c AS (
-        UPDATE runs r SET status = 'running', attempt = r.attempt + 1, updated_at = now()
+        UPDATE runs r SET status = 'running', attempt = r.attempt + 1, updated_at = now(),
+          started_at = COALESCE(r.started_at, now())
         FROM threads t
         WHERE r.run_id = ${runId}::uuid AND r.status IN ${statuses} AND t.thread_id = r.thread_id
           AND r.created_at + make_interval(secs => COALESCE((r.kwargs->>'after_seconds')::float8, 0)) <= now()

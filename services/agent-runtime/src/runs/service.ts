@@ -20,6 +20,7 @@ import {
   type RunStatus,
 } from "./repository";
 import type { RunFinishedHooks } from "./finished";
+import type { RunCreatedObserver } from "./observers";
 import { requestedModes } from "./stream-modes";
 import { threadEvents, type ThreadStreamMode } from "./thread-stream";
 
@@ -60,6 +61,8 @@ export interface RunServiceDeps {
   /** The custom auth handlers (every run path checks the caller may see the run's thread). */
   authorize?: Authorize;
   logger?: Logger;
+  /** Counts the runs created. */
+  metrics?: RunCreatedObserver;
 }
 
 /** How long a request waits for its stored run to be queued before it answers anyway. */
@@ -267,6 +270,7 @@ export class RunService {
     let outcome: InsertOutcome | undefined;
     try {
       outcome = await runs.insert({ ...newRun, claim: reserved });
+      if ("run" in outcome) this.deps.metrics?.created(newRun.kwargs.graph_id);
       return outcome;
     } finally {
       if (reserved && !(outcome && "claimed" in outcome && outcome.claimed)) queue.releaseWorker?.();

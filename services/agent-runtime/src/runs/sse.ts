@@ -4,6 +4,13 @@
 import type { Request, Response } from "express";
 import type { RunEvent } from "../queue/types";
 
+let open = 0;
+
+/** Event streams being sent by this process now (the metrics' subscribers). */
+export function openEventStreams(): number {
+  return open;
+}
+
 export async function sendEventStream(
   req: Request,
   res: Response,
@@ -54,6 +61,7 @@ export async function sendEventStream(
   // A comment line with no blank line after it: a blank line would make the official client
   // (which keeps the last event id) dispatch an empty event.
   const heartbeat = setInterval(() => res.write(": heartbeat\n"), heartbeatMs);
+  open += 1;
   try {
     for await (const event of events(controller.signal)) {
       cork();
@@ -63,6 +71,7 @@ export async function sendEventStream(
   } catch (error) {
     if (!controller.signal.aborted) req.log.error({ err: error }, "event stream failed");
   } finally {
+    open -= 1;
     finished = true;
     clearInterval(heartbeat);
     // Uncorked before it ends: from Node 22 a response's writes made while corked go as one

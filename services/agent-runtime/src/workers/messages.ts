@@ -4,6 +4,7 @@
 import type { PythonSettings } from "../python/graphs";
 import type { GraphDefaults } from "../graphs/config";
 import type { RunFinished } from "../runs/finished";
+import type { RunStart } from "../runs/observers";
 import type { ControlMessage, JobOutcome, RunJob } from "../queue/types";
 
 /** What a worker thread needs to build its executor (the rest is read from langgraph.json). */
@@ -36,4 +37,5 @@ export type FromThread =
   | { kind: "thread-append"; threadId: string; entries: { method: string; params: string }[] }
   | { kind: "enqueue"; job: RunJob; delayMs?: number }
   | { kind: "publish"; message: ControlMessage }
-  | { kind: "finished"; event: Omit<RunFinished, "values"> };
+  | { kind: "finished"; event: Omit<RunFinished, "values"> }
+  | { kind: "started"; run: RunStart };

@@ -96,6 +96,18 @@ async function start(): Promise<() => Promise<void>> {
       checkpoints: new CheckpointTables(db),
       logger,
       maxAttempts: settings.maxAttempts,
+      observer: {
+        started: ({ attempt, created_at, started_at, kwargs }) =>
+          send({
+            kind: "started",
+            run: {
+              attempt,
+              created_at,
+              started_at,
+              kwargs: { graph_id: kwargs.graph_id, after_seconds: kwargs.after_seconds },
+            },
+          }),
+      },
     });
     const abort = new AbortController();
     port.on("message", (message: ToThread) => {

@@ -13,6 +13,7 @@ import type { Logger } from "@lgp/server-kit";
 import { startTypeScriptWorker } from "../common/typescript-worker";
 import type { ControlBus, EventLog, JobHandler, JobOutcome, RunJob, RunQueue } from "../queue/types";
 import { finishedWithJson, type RunFinishedHooks } from "../runs/finished";
+import type { RunStartObserver } from "../runs/observers";
 import type { FromThread, ThreadSettings, ToThread } from "./messages";
 
 /** How long a thread has to close its connections once its jobs have ended. */
@@ -68,6 +69,8 @@ export interface RunThreadsDeps {
    * (One still `running` is handed back by the run sweep.)
    */
   lost(job: RunJob): Promise<void>;
+  /** Told of each attempt a thread starts (the metrics). */
+  observer?: RunStartObserver;
 }
 
 export class RunThreads {
@@ -189,6 +192,9 @@ export class RunThreads {
         break;
       case "finished":
         finished.emit(finishedWithJson(message.event, message.event.valuesJson));
+        break;
+      case "started":
+        this.deps.observer?.started(message.run);
         break;
       case "outcome": {
         const job = thread.pending.get(message.id);

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import path from "node:path";
-import { createLogger, freePort, waitUntilOk } from "@lgp/server-kit";
+import { createLogger, createMetrics, freePort, waitUntilOk } from "@lgp/server-kit";
 import {
   Client,
   createEmptyDatabase,
@@ -60,9 +60,10 @@ export async function startRuntime(
     ...options.env,
   });
   const logger = createLogger("agent-runtime-test", config.LOG_LEVEL);
-  const runtime = await createRuntime(config, logger);
+  const metrics = createMetrics("agent-runtime");
+  const runtime = await createRuntime(config, logger, { registry: metrics.registry });
   runtime.startWorkers(config.WORKERS);
-  const app = createAgentRuntimeApp({ config, db: runtime.db, logger, runtime });
+  const app = createAgentRuntimeApp({ config, db: runtime.db, logger, runtime, metrics });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
   });
