@@ -2,6 +2,8 @@
 // concurrent clients of the official SDK, 1,000 streamed runs spread over 100 threads) against
 //   - this runtime (API process with in-process workers, BullMQ + Redis Streams),
 //   - this runtime with the in-process queue (no Redis),
+//   - the API process + worker process again with OpenTelemetry traces exported over OTLP/HTTP (to
+//     a sink in the bench's process that discards them): what tracing on costs per run,
 //   - this runtime through the thread-centric protocol (`run.start`, then the thread's event stream
 //     from the seq the command answered: what `client.threads.stream()` sends), on Redis,
 //   - the official reference server (`langgraphjs dev`, installed in bench/reference/), on the run
@@ -18,12 +20,14 @@
 //
 // Options (environment): BENCH_RUNS (1000), BENCH_THREADS (100), BENCH_CLIENTS (20),
 // BENCH_WORKERS (runtime WORKERS, 20), BENCH_LATENCY_WORKERS (WORKERS of the latency-tuned
-// api+worker run, 6), BENCH_SKIP (comma list: split,latency,redis,memory,threads,protocol,reference,
-// ceiling; adjacent: no ceiling after each target, only the one at the end),
+// api+worker run, 6), BENCH_SKIP (comma list: split,tracing,latency,redis,memory,threads,protocol,
+// reference, ceiling; adjacent: no ceiling after each target, only the one at the end),
 // BENCH_ROUNDS (1: rounds of this runtime's targets, judged by each one's median),
 // BENCH_CLIENT (sdk, or fetch: the same requests read with a bare fetch), BENCH_TARGET_URL (only
 // the HTTP workload, against a server started by hand; BENCH_PROTOCOL=true: the protocol's).
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
@@ -323,6 +327,21 @@ async function referenceWorkload(): Promise<Result[]> {
   }
 }
 
+/** An OTLP/HTTP endpoint that takes exports and discards them, counting what came. */
+async function startOtlpSink(): Promise<{ url: string; requests: number; bytes: number; close(): void }> {
+  const counts = { requests: 0, bytes: 0 };
+  const server = createServer((req, res) => {
+    counts.requests += 1;
+    req.on("data", (chunk: Buffer) => (counts.bytes += chunk.length));
+    req.on("end", () => res.writeHead(200).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return Object.assign(counts, {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => server.close(),
+  });
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_CEILING_DATABASE_URL) {
     // A ceiling's own process (freshCeiling).
@@ -364,6 +383,20 @@ async function main(): Promise<void> {
       if (!SKIP.has("split")) {
         const name = `this runtime (${split}, WORKERS=${WORKERS}${tag})`;
         results.push(await runtimeWorkload(name, database, `${prefix}-split`, "api+worker"));
+      }
+      if (!SKIP.has("tracing")) {
+        const sink = await startOtlpSink();
+        try {
+          const name = `this runtime (${split}, WORKERS=${WORKERS}, OTLP traces on${tag})`;
+          results.push(
+            await runtimeWorkload(name, database, `${prefix}-tracing`, "api+worker", WORKERS, false, {
+              OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+            }),
+          );
+          console.log(`OTLP sink: ${sink.requests} exports, ${format(sink.bytes / 1024 / 1024, 1)} MiB`);
+        } finally {
+          sink.close();
+        }
       }
       if (!SKIP.has("latency")) {
         const name = `this runtime (${split}, WORKERS=${LATENCY_WORKERS}${tag})`;
@@ -411,6 +444,7 @@ async function main(): Promise<void> {
   } finally {
     await deleteRedisKeys(testRedisUrl(), prefix).catch(() => undefined);
     await deleteRedisKeys(testRedisUrl(), `${prefix}-split`).catch(() => undefined);
+    await deleteRedisKeys(testRedisUrl(), `${prefix}-tracing`).catch(() => undefined);
     await deleteRedisKeys(testRedisUrl(), `${prefix}-latency`).catch(() => undefined);
     await deleteRedisKeys(testRedisUrl(), `${prefix}-protocol`).catch(() => undefined);
     await database.drop();

@@ -10,3 +10,4 @@ export * from "./migrations/schema-diff";
 export * from "./net";
 export * from "./transient";
 export * from "./runtime-key-hash";
+export * from "./tracing/sdk";

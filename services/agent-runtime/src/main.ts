@@ -1,3 +1,4 @@
+import "./tracing/start-api";
 import path from "node:path";
 import {
   createLifecycle,
@@ -6,6 +7,7 @@ import {
   ensureDatabase,
   migrate,
   runMain,
+  shutdownTracing,
   type Logger,
 } from "@lgp/server-kit";
 import { createAgentRuntimeApp } from "./app";
@@ -37,6 +39,8 @@ async function main(): Promise<void> {
   publishOwnUrl(ownUrl({ host: config.HOST, port: (server.address() as AddressInfo).port }, config.LANGGRAPH_API_URL));
   acceptUpgrades(server, app);
   const lifecycle = createLifecycle(logger, { server });
+  // Closers run in reverse: the spans of the last requests and runs are exported after they end.
+  lifecycle.onShutdown(shutdownTracing);
   lifecycle.onShutdown(() => runtime.close());
   lifecycle.handleSignals();
   logger.info({ port: config.PORT }, `agent runtime listening on http://localhost:${config.PORT}`);

@@ -1,5 +1,6 @@
 // A queue worker process: executes runs from the deployment's BullMQ queue (no HTTP API).
 // `npm run worker -w services/agent-runtime`; needs REDIS_URL. WORKERS sets its concurrency.
+import "./tracing/start-worker";
 import {
   ConfigError,
   createLifecycle,
@@ -8,6 +9,7 @@ import {
   ensureDatabase,
   migrate,
   runMain,
+  shutdownTracing,
 } from "@lgp/server-kit";
 import { serveMetrics } from "./metrics/endpoint";
 import { loadProcessConfig } from "./config";
@@ -34,6 +36,8 @@ async function main(): Promise<void> {
     ? await serveMetrics(metrics.registry, config.METRICS_PORT, config.HOST)
     : undefined;
   const lifecycle = createLifecycle(logger);
+  // Closers run in reverse: the spans of the last runs are exported after they end.
+  lifecycle.onShutdown(shutdownTracing);
   if (endpoint) lifecycle.onShutdown(() => new Promise<void>((resolve) => endpoint.close(() => resolve())));
   lifecycle.onShutdown(() => runtime.close());
   lifecycle.handleSignals();

@@ -1,5 +1,6 @@
+import "./tracing/start";
 import path from "node:path";
-import { createLifecycle, createLogger, ensureDatabase, migrate, runMain } from "@lgp/server-kit";
+import { createLifecycle, createLogger, ensureDatabase, migrate, runMain, shutdownTracing } from "@lgp/server-kit";
 import { createControlPlaneApp } from "./app";
 import { loadControlPlaneConfig } from "./config";
 import { createDb } from "./db";
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   const lifecycle = createLifecycle(logger, { server });
+  // Closers run in reverse: buffered spans are exported last.
+  lifecycle.onShutdown(shutdownTracing);
   lifecycle.onShutdown(() => db.$disconnect());
   // Closers run in reverse: the reconciler (and the runtimes it started) stops before the pool.
   lifecycle.onShutdown(() => reconciler.close());

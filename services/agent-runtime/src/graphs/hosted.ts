@@ -26,6 +26,8 @@ export interface GraphRunOptions {
   runId: string;
   /** A run of the thread-centric protocol: LangGraph's protocol events instead of stream events. */
   protocol: boolean;
+  /** LangChain callback handlers for a JS graph's run (the node spans, when tracing is on). */
+  callbacks?: unknown[];
 }
 
 /** Where a run's output goes. */

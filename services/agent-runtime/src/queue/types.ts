@@ -10,6 +10,9 @@ export interface RunJob {
    * job starts at once, and its worker executes the run without claiming it again.
    */
   claimed?: Claimed;
+  /** The trace context of its hand-over (W3C Trace Context), when tracing is on. */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 /**

@@ -8,7 +8,7 @@ import { serialize } from "../common/serde";
 import { hasPendingInterrupt, type CheckpointRow, type RuntimeCheckpointer } from "../graphs/checkpointer";
 import type { RunHold } from "../graphs/held-checkpoints";
 import type { GraphRegistry } from "../graphs/registry";
-import type { ControlBus, EventLog, JobHandler, RunQueue, ThreadLog } from "../queue/types";
+import type { ControlBus, EventLog, JobHandler, JobOutcome, RunJob, RunQueue, ThreadLog } from "../queue/types";
 import type { CheckpointTables } from "../threads/checkpoints";
 import type { ThreadStatus } from "../threads/repository";
 import { interruptsOf } from "../threads/state";
@@ -18,6 +18,8 @@ import type { RunStartObserver } from "./observers";
 import { RunEventSender } from "./event-sender";
 import { streamGraphRun } from "./graph-stream";
 import { ProtocolRunEvents } from "../protocol/run-events";
+import { NodeSpans } from "../tracing/node-spans";
+import { attemptTraced, traced, type AttemptSpan } from "../tracing/run-spans";
 
 /** What the executor learns from the stream itself. */
 interface Tracked {
@@ -133,16 +135,21 @@ export class RunExecutor {
   }
 
   /** The queue's job handler. */
-  readonly handle: JobHandler = async (job, { attempt }) => {
+  readonly handle: JobHandler = (job, { attempt }) =>
+    attemptTraced(job, attempt, (span) => this.take(job, attempt, span));
+
+  private async take(job: RunJob, attempt: number, span: AttemptSpan | undefined): Promise<JobOutcome> {
     // Claimed by its creation, which reserved this worker for it: it starts as soon as it was
     // stored, so no later attempt can have taken it meanwhile.
     if (job.claimed && attempt === 1) {
-      await this.execute(job.claimed.run, job.claimed.thread, job.claimed.checkpoint);
+      await this.execute(job.claimed.run, job.claimed.thread, job.claimed.checkpoint, span);
       return "done";
     }
     let claimed: Awaited<ReturnType<RunRepository["claim"]>>;
     try {
-      claimed = await this.deps.runs.claim(job.runId, attempt > 1);
+      claimed = await traced("run claim", { "langgraph.run.id": job.runId }, () =>
+        this.deps.runs.claim(job.runId, attempt > 1),
+      );
     } catch (error) {
       if (!isTransientError(error)) throw error;
       // The database is out of reach: try again shortly (the run is untouched, still pending).
@@ -170,16 +177,22 @@ export class RunExecutor {
         .publish({ kind: "superseded", runId: claimed.run.run_id, attempt: claimed.run.attempt })
         .catch(() => undefined);
     }
-    await this.execute(claimed.run, claimed.thread, claimed.checkpoint);
+    await this.execute(claimed.run, claimed.thread, claimed.checkpoint, span);
     return "done";
-  };
+  }
 
-  private async execute(run: RunRow, thread: ClaimedThread, latest: CheckpointRow | null): Promise<void> {
+  private async execute(
+    run: RunRow,
+    thread: ClaimedThread,
+    latest: CheckpointRow | null,
+    span?: AttemptSpan,
+  ): Promise<void> {
     const { graphs, events, logger } = this.deps;
     const kwargs = run.kwargs;
     const controller = new AbortController();
     this.active.set(run.run_id, { controller, attempt: run.attempt });
     this.deps.observer?.started(run);
+    span?.claimed(run);
     const early = this.early.get(run.run_id);
     if (early) {
       this.early.delete(run.run_id);
@@ -252,6 +265,7 @@ export class RunExecutor {
           signal: controller.signal,
           runId: run.run_id,
           protocol: !!protocol,
+          callbacks: span ? [new NodeSpans()] : undefined,
         },
         {
           event: (event, data) => sender.emit(event, data),
@@ -283,6 +297,7 @@ export class RunExecutor {
         sender.stop();
         checkpointer?.dropHeld?.(tracked.hold);
         logger.warn({ runId: run.run_id, attempt: run.attempt }, "run attempt superseded by a newer one; stopped");
+        span?.ended("superseded");
         return;
       } else if (reason instanceof CancelledError) {
         status = "interrupted";
@@ -295,6 +310,7 @@ export class RunExecutor {
         sender.stop();
         checkpointer?.dropHeld?.(tracked.hold);
         await this.handBack(run, error);
+        span?.ended("handed back", error);
         return;
       } else {
         status = "error";
@@ -307,6 +323,7 @@ export class RunExecutor {
       // A newer attempt of the run in this process has its own entry: leave it.
       if (this.active.get(run.run_id)?.controller === controller) this.active.delete(run.run_id);
     }
+    span?.ended(status, failure && Object.assign(new Error(failure.message), { name: failure.error }));
     try {
       await this.finish(run, graph, status, tracked, failure, protocol);
     } finally {

@@ -17,6 +17,7 @@ export async function streamGraphRun(
   const { streamMode, subgraphs, runId, protocol: _protocol, ...rest } = options;
   const common = {
     ...rest.config,
+    ...(rest.callbacks ? { callbacks: rest.callbacks } : {}),
     recursionLimit: rest.recursionLimit,
     configurable: rest.configurable,
     metadata: rest.metadata,
@@ -36,7 +37,8 @@ export async function streamGraphRun(
   // "values" is always streamed: its last chunk is the thread's new state (no read-back).
   const modes = graphModes(streamMode);
   if (!modes.includes("values")) modes.push("values");
-  const chunkOptions = { ...common, streamMode: modes, subgraphs };
+  // The run's id is its root run's (as on the official server): a LangSmith trace has the run's id.
+  const chunkOptions = { ...common, runId, streamMode: modes, subgraphs };
   const handle = async (chunk: unknown) => {
     const [namespace, mode, payload] = subgraphs
       ? (chunk as [string[], string, unknown])

@@ -21,6 +21,7 @@ import {
 } from "./repository";
 import type { RunFinishedHooks } from "./finished";
 import type { RunCreatedObserver } from "./observers";
+import { enqueueTraced, traced } from "../tracing/run-spans";
 import { requestedModes } from "./stream-modes";
 import { threadEvents, type ThreadStreamMode } from "./thread-stream";
 
@@ -269,7 +270,15 @@ export class RunService {
     const reserved = !!newRun.claim && (queue.reserveWorker?.() ?? false);
     let outcome: InsertOutcome | undefined;
     try {
-      outcome = await runs.insert({ ...newRun, claim: reserved });
+      outcome = await traced(
+        "run create",
+        {
+          "langgraph.run.id": newRun.runId,
+          "langgraph.thread.id": newRun.threadId,
+          "langgraph.graph.id": newRun.kwargs.graph_id,
+        },
+        () => runs.insert({ ...newRun, claim: reserved }),
+      );
       if ("run" in outcome) this.deps.metrics?.created(newRun.kwargs.graph_id);
       return outcome;
     } finally {
@@ -289,7 +298,7 @@ export class RunService {
     const delivery = retryTransient(
       async () => {
         await events.appendFirst(runId, "metadata", data);
-        await queue.enqueue(job, { delayMs });
+        await enqueueTraced(job, (traced) => queue.enqueue(traced, { delayMs }));
       },
       { attempts: 10 },
     ).catch((error) => {

@@ -3,9 +3,10 @@
 // would. What the executor writes of the event logs, the runs it wakes, its control messages and
 // its runs' ends go to the main thread, which owns the logs readers follow, the queue and the
 // hooks (webhooks, temporary threads).
+import "../tracing/start-api";
 import { parentPort, workerData } from "node:worker_threads";
 import pg from "pg";
-import { createLogger } from "@lgp/server-kit";
+import { createLogger, shutdownTracing } from "@lgp/server-kit";
 import { createDb } from "../db";
 import { RuntimeCheckpointer } from "../graphs/checkpointer";
 import { readGraphProject } from "../graphs/config";
@@ -133,7 +134,7 @@ start().then(
   (close) => {
     port.on("message", (message: ToThread) => {
       // The main thread's queue has let every job end: nothing runs here any more.
-      if (message.kind === "close") void close().finally(() => port.close());
+      if (message.kind === "close") void close().finally(() => shutdownTracing().finally(() => port.close()));
     });
     send({ kind: "ready" });
   },

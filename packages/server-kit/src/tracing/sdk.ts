@@ -1,0 +1,81 @@
+// OpenTelemetry traces, configured by the standard OTEL_* variables and off unless they ask for
+// them: the official Node SDK exports over OTLP (HTTP, protobuf by default; OTEL_EXPORTER_OTLP_PROTOCOL
+// = http/json for JSON), with the HTTP server and client, Express, PostgreSQL (pg) and Redis
+// (ioredis) instrumented. The SDK is loaded only when on, so tracing off costs a flag read.
+//
+// It must start before the modules it instruments are loaded: each entry point imports a file
+// that calls startTracing as its first import.
+import type { NodeSDK } from "@opentelemetry/sdk-node";
+
+let sdk: NodeSDK | undefined;
+let started = false;
+
+/** Paths nobody wants a trace of: health checks and scrapes. */
+const UNTRACED_PATHS = new Set(["/ok", "/metrics", "/health", "/healthz"]);
+
+/**
+ * Whether the environment asks for traces: an OTLP endpoint is set, or OTEL_TRACES_EXPORTER names
+ * an exporter; OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none turn it off.
+ */
+export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  if (exporters.includes("none")) return false;
+  return exporters.length > 0 || !!env.OTEL_EXPORTER_OTLP_ENDPOINT || !!env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+}
+
+/** Whether this process traces (startTracing found it asked for). */
+export function tracingEnabled(): boolean {
+  return sdk !== undefined;
+}
+
+/**
+ * Starts the SDK when the environment asks for traces; the first call of a process decides (a
+ * worker's entry point calls it before the modules it shares with the API's). OTEL_SERVICE_NAME
+ * wins over `serviceName`.
+ */
+export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (started) return tracingEnabled();
+  started = true;
+  if (!tracingRequested(env)) return false;
+  // Loaded only when tracing is on (require: synchronously, before the instrumented modules).
+  const { NodeSDK } = require("@opentelemetry/sdk-node") as typeof import("@opentelemetry/sdk-node");
+  const { HttpInstrumentation } =
+    require("@opentelemetry/instrumentation-http") as typeof import("@opentelemetry/instrumentation-http");
+  const { ExpressInstrumentation, ExpressLayerType } =
+    require("@opentelemetry/instrumentation-express") as typeof import("@opentelemetry/instrumentation-express");
+  const { PgInstrumentation } =
+    require("@opentelemetry/instrumentation-pg") as typeof import("@opentelemetry/instrumentation-pg");
+  const { IORedisInstrumentation } =
+    require("@opentelemetry/instrumentation-ioredis") as typeof import("@opentelemetry/instrumentation-ioredis");
+  sdk = new NodeSDK({
+    serviceName: env.OTEL_SERVICE_NAME ? undefined : serviceName,
+    // Traces only, unless metrics or logs are asked for by name: /metrics (Prometheus) has the
+    // figures and the logs go to stdout.
+    ...(env.OTEL_METRICS_EXPORTER ? {} : { metricReaders: [] }),
+    ...(env.OTEL_LOGS_EXPORTER ? {} : { logRecordProcessors: [] }),
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? "").split("?")[0]),
+      }),
+      // The route and its handler; a span per middleware of every request would be noise.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // Statements and commands outside a traced request or run (the queue's polling, sweeps)
+      // would each start a trace of their own: they are left out.
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  return true;
+}
+
+/** Exports the spans still buffered and stops the SDK (on shutdown). */
+export async function shutdownTracing(): Promise<void> {
+  const running = sdk;
+  sdk = undefined;
+  await running?.shutdown();
+}
