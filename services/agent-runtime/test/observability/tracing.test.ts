@@ -6,7 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { freePort, waitUntilOk } from "@lgp/server-kit";
 import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { Client, collect, deleteRedisKeys, randomPrefix, spawnRuntimeProcess } from "../support/harness";
-import { OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver";
+import { OtlpReceiver, type ReceivedSpan } from "@lgp/server-kit/src/testing/otlp-receiver";
 
 const SERVER = 2;
 const PRODUCER = 4;
