@@ -1,3 +1,4 @@
 export * from "./database";
 export * from "./official-client";
 export * from "./contract-fuzz";
+export * from "./langsmith-recorder";

@@ -268,6 +268,25 @@ describe("renderRevision mapping", () => {
     expect(find(legacy.manifests, "Secret", legacy.names.secret).data).not.toHaveProperty("API_KEY_HASHES");
   });
 
+  test("secrets that turn LangSmith tracing on get a tracing project named after the deployment", () => {
+    const tracing = [
+      { name: "LANGSMITH_TRACING", value: "true" },
+      { name: "LANGSMITH_API_KEY", value: "lsv2_pt_fake" },
+    ];
+    const named = render(deployment(null, { secrets: tracing }));
+    expect(decodeAll(find(named.manifests, "Secret", named.names.secret).data)).toMatchObject({
+      LANGSMITH_TRACING: "true",
+      LANGSMITH_API_KEY: "lsv2_pt_fake",
+      LANGSMITH_PROJECT: "My Agent",
+    });
+    const chosen = render(deployment(null, { secrets: [...tracing, { name: "LANGSMITH_PROJECT", value: "mine" }] }));
+    expect(decodeAll(find(chosen.manifests, "Secret", chosen.names.secret).data).LANGSMITH_PROJECT).toBe("mine");
+    const untraced = render(deployment(null));
+    expect(decodeAll(find(untraced.manifests, "Secret", untraced.names.secret).data)).not.toHaveProperty(
+      "LANGSMITH_PROJECT",
+    );
+  });
+
   test("defaults: limits twice the requests, queue sizing from the main values, no HPA for a fixed scale", () => {
     const { manifests, names } = render(deployment({ cpu: 0.5, memory_mb: 512, min_scale: 2, max_scale: 2 }));
     const api = find(manifests, "Deployment", names.api);

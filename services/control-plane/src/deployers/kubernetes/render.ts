@@ -1,5 +1,6 @@
 import type { PullCredential } from "../../registry/pull";
 import type { DeploymentTarget, RevisionTarget } from "../deployer";
+import { deploymentEnv } from "../runtime-env";
 import type { K8s } from "./client";
 import {
   apiSizing,
@@ -344,8 +345,8 @@ export function renderRevision(input: RenderInput): RenderedRevision {
   const api = apiSizing(spec);
   const queue = queueSizing(spec);
 
-  const secretData: Record<string, string> = {};
-  for (const secret of input.deployment.secrets) secretData[secret.name] = secret.value;
+  // The deployment's secrets (and the tracing project they imply, see deploymentEnv).
+  const secretData = deploymentEnv(input.deployment);
   // Connection strings last: a deployment secret cannot redirect the runtime to another database.
   secretData.DATABASE_URL = input.databaseUrl;
   secretData.REDIS_URL = input.redisUrl;

@@ -17,6 +17,7 @@ import { baseEnv, runCommand, runShell } from "./commands";
 import { verifyGraphConfig } from "./graph-config";
 import { freePort } from "@lgp/server-kit";
 import { deployExternal, healthAt } from "../external";
+import { deploymentEnv } from "../runtime-env";
 import { RuntimeProcesses } from "./processes";
 import { checkout, unpackSource } from "./source";
 
@@ -158,7 +159,7 @@ export class LocalDeployer implements Deployer {
     const port = await freePort();
     const url = `http://${this.options.publicHost ?? "127.0.0.1"}:${port}`;
     const env: Record<string, string> = { ...baseEnv(), LOG_LEVEL: this.options.runtimeLogLevel ?? "info" };
-    for (const secret of deployment.secrets) if (!RESERVED.has(secret.name)) env[secret.name] = secret.value;
+    for (const [name, value] of Object.entries(deploymentEnv(deployment))) if (!RESERVED.has(name)) env[name] = value;
     Object.assign(env, {
       DATABASE_URL: this.databaseUrl(deployment.id),
       PORT: String(port),
