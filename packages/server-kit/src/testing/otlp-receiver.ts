@@ -9,6 +9,9 @@ export interface ReceivedSpan {
   spanId: string;
   parentSpanId?: string;
   name: string;
+  /** Nanoseconds since the epoch, as decimal strings (OTLP's JSON). */
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
   /** OTLP's numbers: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
   kind: number;
   attributes: Record<string, unknown>;

@@ -28,7 +28,14 @@ export interface GraphRunOptions {
   protocol: boolean;
   /** LangChain callback handlers for a JS graph's run (the node spans, when tracing is on). */
   callbacks?: unknown[];
+  /** Told of each node a hosted graph's run starts and ends (the node spans, when tracing is on). */
+  nodes?: (event: HostedNodeEvent) => void;
 }
+
+/** A node of a hosted graph's run starting or ending, with the host's clock reading (ms). */
+export type HostedNodeEvent =
+  | { k: "start"; id: string; parent?: string | null; node: string; step?: number | null; ns?: string; t: number }
+  | { k: "end"; id: string; t: number; error?: { name: string; message: string } };
 
 /** Where a run's output goes. */
 export interface GraphRunSink {

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { ConfigError } from "@lgp/server-kit";
@@ -179,10 +179,21 @@ export async function preparePythonEnvironment(
   const name = path.basename(settings.dir).replace(/[^\w.-]/g, "_") || "project";
   const dir = path.join(path.resolve(options.environmentsDir), `${name}-${hash}`);
   const python = path.join(dir, "bin", "python");
-  const existing = await readFile(path.join(dir, MARKER), "utf8").catch(() => undefined);
-  if (existing && (JSON.parse(existing) as { hash?: string }).hash === hash && existsSync(python)) {
-    options.log(`reusing the Python environment in ${dir}`);
-    return { python, pythonPath: plan.pythonPath };
+  // Its own, or one another project made for the same hash (named after that project).
+  const named = await readdir(path.resolve(options.environmentsDir)).catch(() => [] as string[]);
+  const candidates = [
+    dir,
+    ...named
+      .filter((entry) => entry.endsWith(`-${hash}`))
+      .map((entry) => path.join(path.resolve(options.environmentsDir), entry)),
+  ];
+  for (const candidate of candidates) {
+    const existing = await readFile(path.join(candidate, MARKER), "utf8").catch(() => undefined);
+    const interpreter = path.join(candidate, "bin", "python");
+    if (existing && (JSON.parse(existing) as { hash?: string }).hash === hash && existsSync(interpreter)) {
+      options.log(`reusing the Python environment in ${candidate}`);
+      return { python: interpreter, pythonPath: plan.pythonPath };
+    }
   }
   const began = Date.now();
   // Made aside and moved into place once complete: a process that stops half-way leaves no

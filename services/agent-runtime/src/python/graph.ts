@@ -87,12 +87,14 @@ export class PythonGraph implements HostedGraph {
       interrupt_before: options.interruptBefore ?? null,
       interrupt_after: options.interruptAfter ?? null,
       durability: options.durability ?? null,
+      ...(options.nodes ? { trace_nodes: true } : {}),
     });
     for await (const { header, data } of this.host.stream("run", args, options.signal)) {
       if (header.s) sink.valuesJson(data);
       if (header.i) sink.interrupted();
       if (typeof header.e === "string") await sink.event(header.e, data);
       if (header.p) await sink.protocol(JSON.parse(data));
+      if (header.n) options.nodes?.(JSON.parse(data));
     }
     // A cancel makes the host stop the run with an error; its reason is the signal's.
     if (options.signal?.aborted) throw options.signal.reason;

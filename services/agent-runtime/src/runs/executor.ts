@@ -18,7 +18,7 @@ import type { RunStartObserver } from "./observers";
 import { RunEventSender } from "./event-sender";
 import { streamGraphRun } from "./graph-stream";
 import { ProtocolRunEvents } from "../protocol/run-events";
-import { NodeSpans } from "../tracing/node-spans";
+import { nodeSpans } from "../tracing/node-spans";
 import { attemptTraced, traced, type AttemptSpan } from "../tracing/run-spans";
 
 /** What the executor learns from the stream itself. */
@@ -265,7 +265,7 @@ export class RunExecutor {
           signal: controller.signal,
           runId: run.run_id,
           protocol: !!protocol,
-          callbacks: span ? [new NodeSpans()] : undefined,
+          ...(span ? nodeSpans() : {}),
         },
         {
           event: (event, data) => sender.emit(event, data),

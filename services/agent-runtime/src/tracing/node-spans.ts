@@ -1,10 +1,12 @@
-// A span for each graph node a JS graph runs, from LangGraph's callbacks: a node's run is the
-// chain run named after its node (metadata `langgraph_node`); a subgraph's nodes nest inside the
-// node that called the subgraph. Given to the graph only when tracing is on.
+// A span for each graph node a run executes. A JS graph's nodes come from LangGraph's callbacks:
+// a node's run is the chain run named after its node (metadata `langgraph_node`), and a subgraph's
+// nodes nest inside the node that called the subgraph. A Python graph's host applies the same rule
+// and reports its nodes with its own clock readings (see lgp_host/nodes.py). Used only when tracing.
 import { context, SpanStatusCode, trace, type Context, type Span } from "@opentelemetry/api";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { Serialized } from "@langchain/core/load/serializable";
 import type { ChainValues } from "@langchain/core/utils/types";
+import type { GraphRunOptions, HostedNodeEvent } from "../graphs/hosted";
 
 interface Entry {
   /** The nearest node span at or above this chain run. */
@@ -13,6 +15,9 @@ interface Entry {
   namespace?: string;
   span?: Span;
 }
+
+/** Errors by which a node steers the run (an interrupt, a command to the parent graph): not failures. */
+const STEERING = new Set(["GraphInterrupt", "NodeInterrupt", "ParentCommand"]);
 
 export class NodeSpans extends BaseCallbackHandler {
   name = "lgp_node_spans";
@@ -37,6 +42,31 @@ export class NodeSpans extends BaseCallbackHandler {
     _runType?: string,
     runName?: string,
   ): void {
+    this.started(runId, parentRunId, metadata, runName);
+  }
+
+  override handleChainEnd(_outputs: ChainValues, runId: string): void {
+    this.ended(runId);
+  }
+
+  override handleChainError(error: Error, runId: string): void {
+    this.ended(runId, error);
+  }
+
+  /** A hosted graph's node (already one of its nodes, its parent the node above it). */
+  hosted(event: HostedNodeEvent): void {
+    if (event.k === "end") return this.ended(event.id, event.error, event.t);
+    const metadata = { langgraph_node: event.node, langgraph_step: event.step, langgraph_checkpoint_ns: event.ns };
+    this.started(event.id, event.parent ?? undefined, metadata, event.node, event.t);
+  }
+
+  private started(
+    runId: string,
+    parentRunId: string | undefined,
+    metadata: Record<string, unknown> | undefined,
+    runName: string | undefined,
+    startTime?: number,
+  ): void {
     const above = (parentRunId && this.runs.get(parentRunId)) || { context: this.parent };
     const node = metadata?.langgraph_node;
     const namespace = typeof metadata?.langgraph_checkpoint_ns === "string" ? metadata.langgraph_checkpoint_ns : "";
@@ -47,6 +77,7 @@ export class NodeSpans extends BaseCallbackHandler {
     const span = trace.getTracer("lgp.agent-runtime").startSpan(
       `graph node ${node}`,
       {
+        startTime,
         attributes: {
           "langgraph.node": node,
           ...(typeof metadata?.langgraph_step === "number" ? { "langgraph.step": metadata.langgraph_step } : {}),
@@ -58,23 +89,20 @@ export class NodeSpans extends BaseCallbackHandler {
     this.runs.set(runId, { context: trace.setSpan(above.context, span), namespace, span });
   }
 
-  override handleChainEnd(_outputs: ChainValues, runId: string): void {
-    this.end(runId);
-  }
-
-  override handleChainError(error: Error, runId: string): void {
-    this.end(runId, error);
-  }
-
-  private end(runId: string, error?: Error): void {
+  private ended(runId: string, error?: { name: string; message: string }, endTime?: number): void {
     const entry = this.runs.get(runId);
     this.runs.delete(runId);
     if (!entry?.span) return;
-    // An interrupt is how a node pauses the run, not a failure.
-    if (error && error.name !== "GraphInterrupt" && error.name !== "NodeInterrupt") {
+    if (error && !STEERING.has(error.name)) {
       entry.span.recordException(error);
       entry.span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
     }
-    entry.span.end();
+    entry.span.end(endTime);
   }
+}
+
+/** The run options that give a run's nodes spans under the active context (the attempt's). */
+export function nodeSpans(): Pick<GraphRunOptions, "callbacks" | "nodes"> {
+  const spans = new NodeSpans();
+  return { callbacks: [spans], nodes: (event) => spans.hosted(event) };
 }

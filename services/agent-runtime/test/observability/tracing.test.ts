@@ -1,13 +1,16 @@
 // OpenTelemetry traces across processes: an API process and a worker process on Redis export over
 // OTLP/HTTP (the standard OTEL_* variables) to a receiver here; one streamed run makes one trace
 // holding the HTTP request, the run's creation and hand-over to the queue, its wait, the worker's
-// claim and attempt, each graph node, and the PostgreSQL and Redis calls of both processes.
+// claim and attempt, each graph node, and the PostgreSQL and Redis calls of both processes. The
+// project mixes JS and Python graphs: a Python graph's nodes come from its host.
 import type { ChildProcess } from "node:child_process";
+import path from "node:path";
 import { freePort, waitUntilOk } from "@lgp/server-kit";
 import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { Client, collect, deleteRedisKeys, randomPrefix, spawnRuntimeProcess } from "../support/harness";
 import { OtlpReceiver, type ReceivedSpan } from "@lgp/server-kit/src/testing/otlp-receiver";
 
+const MIXED = path.resolve(__dirname, "../python/fixtures/mixed/langgraph.json");
 const SERVER = 2;
 const PRODUCER = 4;
 const CONSUMER = 5;
@@ -43,11 +46,12 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
     OTEL_BSP_SCHEDULE_DELAY: "100",
+    LANGGRAPH_JSON: MIXED,
   };
   children.push(spawnRuntimeProcess("main.ts", { ...env, PORT: String(port), WORKERS: "0" }, output));
   children.push(spawnRuntimeProcess("worker.ts", { ...env, WORKERS: "2" }, output));
   if (!(await waitUntilOk(`${api}/ok`, 60_000))) throw new Error(`the API did not start:\n${output.join("")}`);
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(children.map(stop));
@@ -79,10 +83,15 @@ test("one streamed run is one trace, from the API's request through the worker's
   const client = new Client({ apiUrl: api, callerOptions: { maxRetries: 0 } });
   const thread = await client.threads.create();
   // The worker may still be starting: the run waits in the queue for it.
-  const chunks = await collect(client.runs.stream(thread.thread_id, "steps", { input: {}, streamMode: "values" }));
-  expect(chunks.at(-1)).toMatchObject({ event: "values", data: { count: 3 } });
+  const chunks = await collect(
+    client.runs.stream(thread.thread_id, "js_agent", {
+      input: { messages: [{ role: "human", content: "hello" }] },
+      streamMode: "values",
+    }),
+  );
+  expect(chunks.at(-1)?.event).toBe("values");
 
-  const nodes = ["graph node one", "graph node two", "graph node three"];
+  const nodes = ["graph node agent"];
   const awaited = [...nodes, "run attempt", "POST /threads/:thread_id/runs/stream"];
   const spans = await receiver.waitFor((all) => awaited.every((name) => all.some((span) => span.name === name)));
   const attempt = byName(spans, "run attempt");
@@ -103,7 +112,7 @@ test("one streamed run is one trace, from the API's request through the worker's
   expect(attempt.attributes).toMatchObject({
     "langgraph.run.id": expect.any(String),
     "langgraph.thread.id": thread.thread_id,
-    "langgraph.graph.id": "steps",
+    "langgraph.graph.id": "js_agent",
     "langgraph.run.attempt": 1,
     "langgraph.run.status": "success",
   });
@@ -129,10 +138,46 @@ test("one streamed run is one trace, from the API's request through the worker's
   expect(spans.some((span) => span.name.includes("/ok") || span.attributes["http.target"] === "/ok")).toBe(false);
 }, 60_000);
 
+test("a Python graph's nodes are spans of its attempt, timed by its host", async () => {
+  const client = new Client({ apiUrl: api, callerOptions: { maxRetries: 0 } });
+  const thread = await client.threads.create();
+  const run = await client.runs.create(thread.thread_id, "steps", { input: {}, context: { delay_ms: 50 } });
+  await client.runs.join(thread.thread_id, run.run_id);
+  const ofRun = (all: ReceivedSpan[]) => {
+    const attempt = all.find(
+      (span) => span.name === "run attempt" && span.attributes["langgraph.run.id"] === run.run_id,
+    );
+    return {
+      attempt,
+      nodes: all.filter(
+        (span) => attempt && span.parentSpanId === attempt.spanId && span.name.startsWith("graph node"),
+      ),
+    };
+  };
+  const spans = await receiver.waitFor((all) => ofRun(all).nodes.length >= 3);
+  const { attempt, nodes } = ofRun(spans);
+  expect(attempt).toMatchObject({ service: "agent-runtime-worker", traceId: expect.any(String) });
+  const names = nodes.map((span) => span.name);
+  expect(names).toEqual(expect.arrayContaining(["graph node one", "graph node two", "graph node three"]));
+  const timed = (name: string) => {
+    const span = nodes.find((candidate) => candidate.name === name)!;
+    return {
+      start: Number(BigInt(span.startTimeUnixNano) / 1_000_000n),
+      end: Number(BigInt(span.endTimeUnixNano) / 1_000_000n),
+    };
+  };
+  // Each step pauses 50 ms, and they run one after the other.
+  const [one, two, three] = [timed("graph node one"), timed("graph node two"), timed("graph node three")];
+  expect(one.end - one.start).toBeGreaterThanOrEqual(45);
+  expect(two.start).toBeGreaterThanOrEqual(one.end - 1);
+  expect(three.start).toBeGreaterThanOrEqual(two.end - 1);
+  expect(nodes.find((span) => span.name === "graph node two")?.attributes["langgraph.node"]).toBe("two");
+}, 60_000);
+
 test("a failed run's attempt span ends in error, with the run's status", async () => {
   const client = new Client({ apiUrl: api, callerOptions: { maxRetries: 0 } });
   const thread = await client.threads.create();
-  const run = await client.runs.create(thread.thread_id, "agent", { input: { messages: 42 } });
+  const run = await client.runs.create(thread.thread_id, "js_agent", { input: { messages: 42 } });
   await client.runs.join(thread.thread_id, run.run_id);
   const spans = await receiver.waitFor((all) =>
     all.some((span) => span.name === "run attempt" && span.attributes["langgraph.run.id"] === run.run_id),

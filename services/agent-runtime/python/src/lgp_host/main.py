@@ -27,6 +27,7 @@ from lgp_host.http import PythonApp
 from lgp_host.channel import Channel, error_of
 from lgp_host.checkpointer import connection_pool, saver
 from lgp_host.loader import GraphSpec, LoadedGraph, graph_for, load, load_export
+from lgp_host.nodes import NodeEvents
 from lgp_host.protocol import protocol_items
 from lgp_host.runs import stream_items
 from lgp_host.serde import dumps, loads
@@ -178,10 +179,23 @@ class Host:
             }
         )
         run_input = command_of(args["command"]) if args.get("command") else args.get("input")
+        nodes = NodeEvents() if args.get("trace_nodes") else None
+        if nodes:
+            config["callbacks"] = [nodes]
         async with self.graph(args) as graph:
             items = protocol_items if args.get("kind") == "protocol" else stream_items
-            async for item in items(graph, run_input, config, args):
-                yield item
+            try:
+                async for item in items(graph, run_input, config, args):
+                    for node_item in nodes.take() if nodes else ():
+                        yield node_item
+                    yield item
+            except Exception:
+                # The failing node's end goes out before the run's error.
+                for node_item in nodes.take() if nodes else ():
+                    yield node_item
+                raise
+            for node_item in nodes.take() if nodes else ():
+                yield node_item
 
 
 async def serve() -> None:

@@ -5,7 +5,8 @@ The stream's items (channel `item` frames):
 - `{"e": name}` + data: an event of the run's stream (`values`, `updates|ns`, `messages/partial`...);
 - `{"s": 1}` + data: the root graph's values (the thread's new state), whether asked for or not;
 - `{"i": 1}`: the run stopped at an interrupt;
-- `{"p": 1}` + data: an event of the thread-centric protocol (see lgp_host.protocol).
+- `{"p": 1}` + data: an event of the thread-centric protocol (see lgp_host.protocol);
+- `{"n": 1}` + data: a node starting or ending, when the runtime traces (see lgp_host.nodes).
 """
 
 from __future__ import annotations
