@@ -1,4 +1,4 @@
-import { Fragment } from "react";
+import { Fragment, lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useLocation, useParams } from "react-router";
 import { Layout } from "./components/Layout";
 import { SignIn } from "./signin/SignIn";
@@ -11,6 +11,9 @@ import { ProviderDetail } from "./oauth/ProviderDetail";
 import { OAuthCallback } from "./oauth/Callback";
 import { Playground } from "./playground/Playground";
 import { session } from "./api/session";
+
+// The monitoring view brings the chart library: loaded when first opened, not with every screen.
+const Monitoring = lazy(() => import("./monitoring/Monitoring").then((module) => ({ default: module.Monitoring })));
 
 /** Every page but sign-in and the OAuth callback needs a key; without one, sign in and come back. */
 function SignedIn({ children }: { children: React.ReactNode }) {
@@ -76,6 +79,18 @@ export function App() {
           <SignedIn>
             <Keyed by="deploymentId">
               <Playground />
+            </Keyed>
+          </SignedIn>
+        }
+      />
+      <Route
+        path="/deployments/:deploymentId/monitoring"
+        element={
+          <SignedIn>
+            <Keyed by="deploymentId">
+              <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+                <Monitoring />
+              </Suspense>
             </Keyed>
           </SignedIn>
         }

@@ -5,6 +5,7 @@ import { App } from "./App";
 import "./styles/base.css";
 import "./styles/screens.css";
 import "./styles/playground.css";
+import "./styles/monitoring.css";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

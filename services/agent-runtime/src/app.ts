@@ -18,6 +18,7 @@ import { protocolRouter } from "./protocol/routes";
 import { uiRouter } from "./ui/routes";
 import { mcpRouter } from "./mcp/routes";
 import { a2aRouter } from "./a2a/routes";
+import { MonitoringRepository, MonitoringService, monitoringRouter } from "./monitoring";
 import { AssistantTools } from "./mcp/tools";
 import { runtimeVersion } from "./info/service";
 
@@ -74,6 +75,8 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
       // langgraph.json's http.disable_* switch built-in groups off (their paths then answer 404).
       const off = deps.runtime?.http.disabled;
       if (!off?.meta) app.use(infoRouter());
+      // The console's monitoring view: figures read from the runs table (any process may answer).
+      app.use(monitoringRouter(new MonitoringService(new MonitoringRepository(deps.db))));
       if (deps.runtime) {
         if (!off?.assistants) app.use(assistantsRouter(deps.runtime.assistants, deps.runtime.threads));
         if (!off?.threads) app.use(threadsRouter(deps.runtime.threads));

@@ -14,6 +14,8 @@ export type DeploymentSource = Schemas["DeploymentSource"];
 export type Revision = Schemas["Revision"];
 export type RevisionStatus = Schemas["RevisionStatus"];
 export type LogLine = Schemas["LogLine"];
+export type CliLogLine = Schemas["CliLogLine"];
+export type LogQuery = Schemas["LogQuery"];
 export type OAuthProvider = Schemas["OAuthProvider"];
 export type OAuthProviderCreate = Schemas["OAuthProviderCreate"];
 export type OAuthProviderUpdate = Schemas["OAuthProviderUpdate"];
@@ -83,6 +85,9 @@ export const controlPlane = {
     type: "build" | "deploy",
     query: { level?: string; offset?: number; limit?: number; query?: string },
   ) => call<Schemas["LogPage"]>("GET", `/v2/deployments/${id}/revisions/${revisionId}/logs/${type}`, { query }),
+  /** The deploy log of all the deployment's revisions together (its runtimes' output), as the official CLI reads it. */
+  deploymentLogs: (id: string, body: Partial<LogQuery>) =>
+    call<Schemas["CliLogPage"]>("POST", `/v1/projects/${id}/deploy_logs`, { body }),
 
   listProviders: () => call<OAuthProvider[]>("GET", "/v2/auth/providers"),
   getProvider: (providerId: string) => call<OAuthProvider>("GET", `/v2/auth/providers/${providerId}`),

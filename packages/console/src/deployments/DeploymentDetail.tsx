@@ -79,6 +79,9 @@ export function DeploymentDetail() {
         <Link className="button" to={`/deployments/${deployment.id}/playground`}>
           Open playground
         </Link>
+        <Link className="button secondary" to={`/deployments/${deployment.id}/monitoring`}>
+          Monitoring
+        </Link>
       </div>
       <ErrorMessage error={error} />
       {shownKey ? (

@@ -146,7 +146,7 @@ function PlaygroundBody({ onKeyRefused }: { onKeyRefused: () => void }) {
   );
 }
 
-function KeyForm({ onKey }: { onKey: (key: string) => void }) {
+export function KeyForm({ onKey }: { onKey: (key: string) => void }) {
   const [key, setKey] = useState("");
   return (
     <form

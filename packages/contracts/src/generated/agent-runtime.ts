@@ -280,6 +280,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/monitoring/runs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Runs per time bucket by status, error rate, run duration and queue wait percentiles, queue depth.
+     * @description Runs are placed in the bucket of their creation (1-minute buckets over the last hour, 15-minute buckets over the last day, aligned to the clock; the last one is the current, partial bucket) with the status they have now. Durations run from a run's first start to its end (runs that ended); queue waits from when it was due (its creation, or `after_seconds` later) to its first start. `queue_depth` is the number of runs due and not yet started at the end of the bucket (now, for the current one). Runs deleted with their thread (a stateless run's temporary thread, a swept thread) are no longer counted.
+     */
+    get: operations["getRunMonitoring"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/runs": {
     parameters: {
       query?: never;
@@ -1275,6 +1295,66 @@ export type components = {
         langsmith_tracing_replicas: boolean;
       };
     };
+    /**
+     * @default 1h
+     * @enum {string}
+     */
+    MonitoringWindow: "1h" | "24h";
+    RunStatusCounts: {
+      pending: number;
+      running: number;
+      success: number;
+      error: number;
+      interrupted: number;
+      timeout: number;
+    };
+    /** @description Figures of the runs created in a span of time. */
+    RunStats: {
+      /** @description Runs created. */
+      runs: number;
+      by_status: components["schemas"]["RunStatusCounts"];
+      /** @description Runs ended in `error` or `timeout` over runs ended; null when none ended. */
+      error_rate: number | null;
+      /** @description Median time from first start to end of the runs that ended; null without any. */
+      duration_p50_seconds: number | null;
+      duration_p95_seconds: number | null;
+      /** @description Median time from due to first start of the runs that started; null without any. */
+      queue_wait_p50_seconds: number | null;
+      queue_wait_p95_seconds: number | null;
+    };
+    RunBucket: components["schemas"]["RunStats"] & {
+      /** Format: date-time */
+      start: string;
+      /** @description Runs due and not started at the end of this bucket (now, for the current one). */
+      queue_depth: number;
+    };
+    RunMonitoring: {
+      window: components["schemas"]["MonitoringWindow"];
+      /** @enum {integer} */
+      bucket_seconds: 60 | 900;
+      /**
+       * Format: date-time
+       * @description Start of the first bucket.
+       */
+      from: string;
+      /**
+       * Format: date-time
+       * @description End of the last (current) bucket.
+       */
+      to: string;
+      /**
+       * Format: date-time
+       * @description The database's time when the figures were read.
+       */
+      generated_at: string;
+      totals: components["schemas"]["RunStats"];
+      /** @description Runs pending (queued, or scheduled for later) and running now, whenever created. */
+      current: {
+        pending: number;
+        running: number;
+      };
+      buckets: components["schemas"]["RunBucket"][];
+    };
     ProtocolCommand: {
       id: number;
       method: string;
@@ -2253,6 +2333,33 @@ export interface operations {
           "application/json": unknown;
         };
       };
+      default: components["responses"]["Error"];
+    };
+  };
+  getRunMonitoring: {
+    parameters: {
+      query?: {
+        /** @description The last hour (`1h`, by minute) or the last day (`24h`, by quarter of an hour). */
+        window?: components["schemas"]["MonitoringWindow"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The window's buckets, its totals and the runs waiting and running now. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunMonitoring"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      422: components["responses"]["ValidationError"];
       default: components["responses"]["Error"];
     };
   };

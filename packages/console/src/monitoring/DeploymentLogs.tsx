@@ -1,0 +1,138 @@
+import { useEffect, useRef, useState } from "react";
+import { controlPlane, type CliLogLine } from "../api/control-plane";
+import { ErrorMessage } from "../components/ErrorMessage";
+import { SelectField } from "../components/SelectField";
+import { usePolling } from "../components/usePolling";
+
+const LEVELS = ["debug", "info", "warn", "error"];
+/** Lines shown at first (the newest), and kept at most while following (the oldest go). */
+const FIRST = 200;
+const KEPT = 2000;
+const PAGE = 500;
+/**
+ * Each follow read asks again for this much before the newest line it has: a line stored late
+ * (a batch written after a newer one, a pod's log read after a reconnection) still comes, and the
+ * line ids, the same in every answer, keep each line shown once.
+ */
+const OVERLAP_MS = 60_000;
+const FOLLOW_MS = 1500;
+
+const order = (a: CliLogLine, b: CliLogLine) =>
+  a.timestamp === b.timestamp ? Number(a.id) - Number(b.id) : a.timestamp < b.timestamp ? -1 : 1;
+const levelClass = (level: CliLogLine["level"]) => (level === "WARNING" ? "warn" : level.toLowerCase());
+
+/**
+ * The deployment's server logs: its runtimes' output as the control plane collects it into the
+ * deploy log of every revision (`POST /v1/projects/{id}/deploy_logs`, as `langgraph deploy logs`
+ * reads it), with a level filter, a text filter and follow mode.
+ */
+export function DeploymentLogs({ deploymentId }: { deploymentId: string }) {
+  const [level, setLevel] = useState("debug");
+  const [query, setQuery] = useState("");
+  const [follow, setFollow] = useState(true);
+  const [lines, setLines] = useState<CliLogLine[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const [ready, setReady] = useState(false);
+  const seen = useRef(new Set<string>());
+  const newest = useRef<string | null>(null);
+  const loaded = useRef(false);
+  const generation = useRef(0);
+  const box = useRef<HTMLDivElement>(null);
+
+  // A new filter starts again from the newest lines (read at once: see usePolling's restartOn).
+  const filters = [deploymentId, level, query];
+  useEffect(() => {
+    generation.current += 1;
+    seen.current = new Set();
+    newest.current = null;
+    loaded.current = false;
+    setReady(false);
+    setLines([]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the filters are the dependencies
+  }, filters);
+
+  const add = (mine: number, found: CliLogLine[]) => {
+    if (mine !== generation.current) return;
+    const fresh = found.filter((line) => !seen.current.has(line.id));
+    for (const line of fresh) {
+      seen.current.add(line.id);
+      if (!newest.current || line.timestamp > newest.current) newest.current = line.timestamp;
+    }
+    if (fresh.length) setLines((previous) => [...previous, ...fresh].sort(order).slice(-KEPT));
+  };
+
+  const read = async () => {
+    const mine = generation.current;
+    const filter = { level, query: query || null };
+    try {
+      if (!loaded.current) {
+        const page = await controlPlane.deploymentLogs(deploymentId, { ...filter, order: "desc", limit: FIRST });
+        add(mine, page.logs);
+        if (mine === generation.current) {
+          loaded.current = true;
+          setReady(true);
+        }
+      } else if (follow) {
+        const since = newest.current ? new Date(Date.parse(newest.current) - OVERLAP_MS).toISOString() : null;
+        // Up to 10 pages a tick: a burst is caught up quickly.
+        for (let page = 0, offset = 0; page < 10; page++) {
+          const result = await controlPlane.deploymentLogs(deploymentId, {
+            ...filter,
+            order: "asc",
+            start_time: since,
+            offset,
+            limit: PAGE,
+          });
+          add(mine, result.logs);
+          if (result.next_offset === null || result.next_offset === undefined) break;
+          offset = result.next_offset;
+        }
+      }
+      setError(null);
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  usePolling(read, follow ? FOLLOW_MS : 60_000, true, filters);
+
+  // Following keeps the newest line in view, scrolling the log alone (not the page and its charts).
+  useEffect(() => {
+    if (follow && box.current) box.current.scrollTop = box.current.scrollHeight;
+  }, [lines, follow]);
+
+  return (
+    <section className="logs" aria-labelledby="server-logs-title">
+      <div className="heading">
+        <h2 id="server-logs-title">Server logs</h2>
+      </div>
+      <div className="filters">
+        <SelectField
+          label="Level"
+          value={level}
+          options={LEVELS}
+          optionLabel={(name) => `${name} and above`}
+          onChange={setLevel}
+        />
+        <label>
+          Contains
+          <input value={query} onChange={(event) => setQuery(event.target.value)} />
+        </label>
+        <label className="inline">
+          <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.target.checked)} /> Follow
+        </label>
+      </div>
+      <ErrorMessage error={error} />
+      <div className="log-lines" role="log" aria-label="Server log" ref={box}>
+        {lines.length === 0 ? (
+          <p className="hint">{ready ? `No lines${query || level !== "debug" ? " match" : " yet"}.` : "Loading…"}</p>
+        ) : null}
+        {lines.map((line) => (
+          <div key={line.id} className={`line ${levelClass(line.level)}`} data-id={line.id}>
+            <time dateTime={line.timestamp}>{new Date(line.timestamp).toLocaleTimeString()}</time>{" "}
+            <span className="level">{line.level}</span> <span className="log-message">{line.message}</span>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}

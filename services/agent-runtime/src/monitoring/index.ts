@@ -1,0 +1,3 @@
+export { MonitoringRepository } from "./repository";
+export { MonitoringService } from "./service";
+export { monitoringRouter } from "./routes";
