@@ -61,16 +61,24 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? "").split("?")[0]),
       }),
-      // The route and its handler; a span per middleware of every request would be noise.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // The route's handler; a span per middleware and per router a request passes would be noise.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
       // Statements and commands outside a traced request or run (the queue's polling, sweeps)
       // would each start a trace of their own: they are left out.
-      new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // A statement's text is kept (its values are not); a pool checkout is not a span of its own.
+      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+      // A command's name and key only: the queue's scripts carry jobs (a run's input) as arguments.
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: redisStatement }),
     ],
   });
   sdk.start();
   return true;
+}
+
+/** A Redis command as a span states it: the command and its key, never its values. */
+function redisStatement(command: string, args: unknown[]): string {
+  const key = args[0];
+  return typeof key === "string" && key.length <= 200 ? `${command} ${key}` : command;
 }
 
 /** Exports the spans still buffered and stops the SDK (on shutdown). */
