@@ -1,10 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { controlPlane, type CliLogLine } from "../api/control-plane";
 import { ErrorMessage } from "../components/ErrorMessage";
-import { SelectField } from "../components/SelectField";
+import { LogFilters } from "../components/LogFilters";
 import { usePolling } from "../components/usePolling";
 
-const LEVELS = ["debug", "info", "warn", "error"];
 /** Lines shown at first (the newest), and kept at most while following (the oldest go). */
 const FIRST = 200;
 const KEPT = 2000;
@@ -105,22 +104,7 @@ export function DeploymentLogs({ deploymentId }: { deploymentId: string }) {
       <div className="heading">
         <h2 id="server-logs-title">Server logs</h2>
       </div>
-      <div className="filters">
-        <SelectField
-          label="Level"
-          value={level}
-          options={LEVELS}
-          optionLabel={(name) => `${name} and above`}
-          onChange={setLevel}
-        />
-        <label>
-          Contains
-          <input value={query} onChange={(event) => setQuery(event.target.value)} />
-        </label>
-        <label className="inline">
-          <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.target.checked)} /> Follow
-        </label>
-      </div>
+      <LogFilters {...{ level, setLevel, query, setQuery, follow, setFollow }} />
       <ErrorMessage error={error} />
       <div className="log-lines" role="log" aria-label="Server log" ref={box}>
         {lines.length === 0 ? (

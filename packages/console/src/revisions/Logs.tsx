@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { controlPlane, type LogLine } from "../api/control-plane";
 import { ErrorMessage } from "../components/ErrorMessage";
-import { SelectField } from "../components/SelectField";
+import { LogFilters } from "../components/LogFilters";
 import { usePolling } from "../components/usePolling";
-
-const LEVELS = ["debug", "info", "warn", "error"];
 
 /**
  * A revision's build or deploy log: a level filter, a text filter, and follow mode, which keeps
@@ -77,22 +75,7 @@ export function Logs(props: { deploymentId: string; revisionId: string; live: bo
           ))}
         </div>
       </div>
-      <div className="filters">
-        <SelectField
-          label="Level"
-          value={level}
-          options={LEVELS}
-          optionLabel={(name) => `${name} and above`}
-          onChange={setLevel}
-        />
-        <label>
-          Contains
-          <input value={query} onChange={(event) => setQuery(event.target.value)} />
-        </label>
-        <label className="inline">
-          <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.target.checked)} /> Follow
-        </label>
-      </div>
+      <LogFilters {...{ level, setLevel, query, setQuery, follow, setFollow }} />
       <ErrorMessage error={error} />
       <div className="log-lines" role="log" aria-label={`${type} log`}>
         {lines.length === 0 ? <p className="hint">No lines{query || level !== "debug" ? " match" : " yet"}.</p> : null}

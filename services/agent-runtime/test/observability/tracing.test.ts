@@ -7,7 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort, waitUntilOk } from "@lgp/server-kit";
 import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
-import { Client, collect, deleteRedisKeys, randomPrefix, spawnRuntimeProcess } from "../support/harness";
+import { Client, collect, deleteRedisKeys, randomPrefix, spawnRuntimeProcess, stopProcess } from "../support/harness";
 import { OtlpReceiver, type ReceivedSpan } from "@lgp/server-kit/src/testing/otlp-receiver";
 
 const MIXED = path.resolve(__dirname, "../python/fixtures/mixed/langgraph.json");
@@ -22,18 +22,6 @@ const children: ChildProcess[] = [];
 const output: string[] = [];
 let receiver: OtlpReceiver;
 let api: string;
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
 
 beforeAll(async () => {
   receiver = await new OtlpReceiver().start();
@@ -55,7 +43,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all(children.map(stop));
+  await Promise.all(children.map(stopProcess));
   await receiver?.close();
   await deleteRedisKeys(testRedisUrl(), prefix);
   await database?.drop();

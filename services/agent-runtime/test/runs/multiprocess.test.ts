@@ -3,7 +3,7 @@
 import type { ChildProcess } from "node:child_process";
 import { freePort, waitUntilOk } from "@lgp/server-kit";
 import { createTestDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
-import { Client, collect, deleteRedisKeys, randomPrefix, spawnRuntimeProcess } from "../support/harness";
+import { Client, collect, deleteRedisKeys, randomPrefix, spawnRuntimeProcess, stopProcess } from "../support/harness";
 
 type Event = { event: string; data: unknown; id?: string };
 
@@ -41,20 +41,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-          child.once("exit", () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          child.kill("SIGTERM");
-        }),
-    ),
-  );
+  await Promise.all(children.map(stopProcess));
   await deleteRedisKeys(testRedisUrl(), prefix);
   await database?.drop();
 });

@@ -127,6 +127,19 @@ export function spawnRuntimeProcess(
   return child;
 }
 
+/** SIGTERMs a process started for a test (SIGKILL after 5 s) and waits until it has exited. */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
 /** SIGKILLs a process started for a test (if it still runs) and waits until it has exited. */
 export async function killProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
