@@ -18,6 +18,7 @@ import { protocolRouter } from "./protocol/routes";
 import { uiRouter } from "./ui/routes";
 import { mcpRouter } from "./mcp/routes";
 import { a2aRouter } from "./a2a/routes";
+import { metricsForOperators } from "./metrics/guard";
 import { MonitoringRepository, MonitoringService, monitoringRouter } from "./monitoring";
 import { AssistantTools } from "./mcp/tools";
 import { runtimeVersion } from "./info/service";
@@ -58,6 +59,7 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
             }),
           ]
         : []),
+      ...(deps.runtime?.customAuth ? [metricsForOperators()] : []),
       ...(customRoutes && !publicRoutes ? [customRoutes] : []),
       ...(deps.runtime ? [collectConfigurableHeaders(deps.runtime.http.configurableHeaders)] : []),
     ],

@@ -27,6 +27,7 @@ import type { ControlBus, EventLog, RunQueue } from "./queue/types";
 import { RunExecutor } from "./runs/executor";
 import { openEventStreams } from "./runs/sse";
 import { RunMetrics } from "./metrics/run-metrics";
+import { MonitoringRepository } from "./monitoring/repository";
 import { Registry } from "prom-client";
 import { RunThreads } from "./workers/threads";
 import { ownUrl } from "./http/own-url";
@@ -186,8 +187,9 @@ export async function createRuntime(
     const threads = new ThreadService(threadRepository, graphs, checkpoints, authorize);
     const finished = new RunFinishedHooks(logger);
     // Its gauges read the executor, threads and sockets made below, when scraped.
+    const monitoring = new MonitoringRepository(db);
     const metrics: RunMetrics = new RunMetrics(options.registry ?? new Registry(), {
-      runCounts: options.role === "worker" ? undefined : () => runRepository.countActive(),
+      runCounts: options.role === "worker" ? undefined : () => monitoring.active(),
       executing: () => executor.activeRunIds().size + (runThreads?.activeRunIds().size ?? 0),
       subscribers: () => ({ sse: openEventStreams(), websocket: sockets.connections }),
     });

@@ -32,7 +32,8 @@ export function DeploymentLogs({ deploymentId }: { deploymentId: string }) {
   const [lines, setLines] = useState<CliLogLine[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [ready, setReady] = useState(false);
-  const seen = useRef(new Set<string>());
+  // The ids shown, with their times: enough to show each line once across overlapping reads.
+  const seen = useRef(new Map<string, string>());
   const newest = useRef<string | null>(null);
   const loaded = useRef(false);
   const generation = useRef(0);
@@ -42,7 +43,7 @@ export function DeploymentLogs({ deploymentId }: { deploymentId: string }) {
   const filters = [deploymentId, level, query];
   useEffect(() => {
     generation.current += 1;
-    seen.current = new Set();
+    seen.current = new Map();
     newest.current = null;
     loaded.current = false;
     setReady(false);
@@ -54,8 +55,13 @@ export function DeploymentLogs({ deploymentId }: { deploymentId: string }) {
     if (mine !== generation.current) return;
     const fresh = found.filter((line) => !seen.current.has(line.id));
     for (const line of fresh) {
-      seen.current.add(line.id);
+      seen.current.set(line.id, line.timestamp);
       if (!newest.current || line.timestamp > newest.current) newest.current = line.timestamp;
+    }
+    // Ids older than any later read can return again are let go (the map stays near KEPT).
+    if (seen.current.size > KEPT && newest.current) {
+      const cutoff = new Date(Date.parse(newest.current) - 2 * OVERLAP_MS).toISOString();
+      for (const [id, timestamp] of seen.current) if (timestamp < cutoff) seen.current.delete(id);
     }
     if (fresh.length) setLines((previous) => [...previous, ...fresh].sort(order).slice(-KEPT));
   };
@@ -73,19 +79,15 @@ export function DeploymentLogs({ deploymentId }: { deploymentId: string }) {
         }
       } else if (follow) {
         const since = newest.current ? new Date(Date.parse(newest.current) - OVERLAP_MS).toISOString() : null;
-        // Up to 10 pages a tick: a burst is caught up quickly.
-        for (let page = 0, offset = 0; page < 10; page++) {
-          const result = await controlPlane.deploymentLogs(deploymentId, {
-            ...filter,
-            order: "asc",
-            start_time: since,
-            offset,
-            limit: PAGE,
-          });
-          add(mine, result.logs);
-          if (result.next_offset === null || result.next_offset === undefined) break;
-          offset = result.next_offset;
-        }
+        // The newest lines since then, one read a tick: in a burst of more than PAGE lines between
+        // two reads the view keeps up with the newest and leaves the rest to the full deploy log.
+        const result = await controlPlane.deploymentLogs(deploymentId, {
+          ...filter,
+          order: "desc",
+          start_time: since,
+          limit: PAGE,
+        });
+        add(mine, result.logs);
       }
       setError(null);
     } catch (caught) {

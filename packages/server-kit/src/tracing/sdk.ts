@@ -10,6 +10,29 @@ import type { NodeSDK } from "@opentelemetry/sdk-node";
 let sdk: NodeSDK | undefined;
 let started = false;
 
+/** Query parameters whose values a span never states (with the SDK's own: signatures). */
+const REDACTED_QUERY_PARAMS = [
+  "sig",
+  "Signature",
+  "AWSAccessKeyId",
+  "X-Goog-Signature",
+  "X-Amz-Signature",
+  "X-Amz-Credential",
+  "X-Amz-Security-Token",
+  "code",
+  "state",
+  "token",
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "api_key",
+  "apikey",
+  "key",
+  "password",
+  "secret",
+  "client_secret",
+];
+
 /** Paths nobody wants a trace of: health checks and scrapes. */
 const UNTRACED_PATHS = new Set(["/ok", "/metrics", "/health", "/healthz"]);
 
@@ -59,6 +82,9 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     ...(env.OTEL_LOGS_EXPORTER ? {} : { logRecordProcessors: [] }),
     instrumentations: [
       new HttpInstrumentation({
+        // Credentials a URL may carry (an OAuth callback's code and state, say) are not stated.
+        redactedQueryParams: REDACTED_QUERY_PARAMS,
+        redactedQueryParamsServer: REDACTED_QUERY_PARAMS,
         ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? "").split("?")[0]),
       }),
       // The route's handler; a span per middleware and per router a request passes would be noise.
@@ -75,10 +101,23 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   return true;
 }
 
-/** A Redis command as a span states it: the command and its key, never its values. */
-function redisStatement(command: string, args: unknown[]): string {
+/** Commands whose first argument is a key (what the runtime and BullMQ send); any other states its name only. */
+const KEYED_COMMANDS = new Set(
+  (
+    "get set del exists expire pexpire incr incrby hget hset hmget hmset hgetall hdel hincrby lpush rpush lrem llen " +
+    "lrange rpoplpush lmove sadd srem scard smembers zadd zrem zcard zrange zrangebyscore zpopmin zscore xadd xread " +
+    "xrange xrevrange xtrim xlen xdel publish subscribe"
+  ).split(" "),
+);
+
+/**
+ * A Redis command as a span states it: its name, and its key for the data commands above; never
+ * a value, and never an argument of any other command (AUTH's is the password).
+ */
+export function redisStatement(command: string, args: unknown[]): string {
   const key = args[0];
-  return typeof key === "string" && key.length <= 200 ? `${command} ${key}` : command;
+  const keyed = KEYED_COMMANDS.has(command.toLowerCase()) && typeof key === "string" && key.length <= 200;
+  return keyed ? `${command} ${key}` : command;
 }
 
 /** Exports the spans still buffered and stops the SDK (on shutdown). */

@@ -10,13 +10,19 @@ import type { RunCreatedObserver, RunStart, RunStartObserver } from "../runs/obs
 
 /** What the gauges read when scraped; a process leaves out what it cannot tell. */
 export interface RunMetricsSources {
-  /** Runs pending and running in the whole deployment (its database): API processes only, so a sum over processes counts them once. */
+  /**
+   * Runs pending and running in the whole deployment (its database): API processes only; every
+   * API process reports the same figure, so aggregate it with max, not sum.
+   */
   runCounts?: () => Promise<{ pending: number; running: number }>;
   /** Runs executing in this process. */
   executing?: () => number;
   /** Clients following streams in this process, by transport. */
   subscribers?: () => { sse: number; websocket: number };
 }
+
+/** How long a scrape waits for the run counts before it answers the last ones. */
+const COUNTS_TIMEOUT_MS = 2_000;
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900];
 
@@ -84,9 +90,21 @@ export class RunMetrics implements RunCreatedObserver, RunStartObserver {
     });
     if (sources.runCounts) {
       const read = sources.runCounts;
-      // One read per scrape, shared by both gauges.
+      // One read per scrape, shared by both gauges. A database that does not answer (in time)
+      // leaves the last figures: the scrape still has every other metric.
+      let last = { pending: 0, running: 0 };
       let pending: Promise<{ pending: number; running: number }> | undefined;
-      const counts = () => (pending ??= read().finally(() => setTimeout(() => (pending = undefined), 100)));
+      const readInTime = () => {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("run counts: no answer in time")), COUNTS_TIMEOUT_MS);
+        });
+        return Promise.race([read(), late])
+          .then((counts) => (last = counts))
+          .catch(() => last)
+          .finally(() => clearTimeout(timer));
+      };
+      const counts = () => (pending ??= readInTime().finally(() => setTimeout(() => (pending = undefined), 100)));
       new Gauge({
         name: "lgp_runs_pending",
         help: "Runs waiting to start, in the whole deployment",

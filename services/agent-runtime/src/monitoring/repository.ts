@@ -33,8 +33,8 @@ export interface BucketRow extends StatsRow {
   queue_depth: number;
 }
 
-/** When a run may start: its creation, or `after_seconds` later (as the claim reads it). */
-const DUE = Prisma.sql`(r.created_at + make_interval(secs => COALESCE((r.kwargs->>'after_seconds')::float8, 0)))`;
+/** When a run may start: its creation, or `after_seconds` later (kept beside the run, not read from its kwargs). */
+const DUE = Prisma.sql`COALESCE(r.due_at, r.created_at)`;
 const ENDED = Prisma.sql`('success', 'error', 'interrupted', 'timeout')`;
 
 /** The start of the bucket holding `at`: buckets are aligned to the epoch, so to the clock. */
@@ -124,7 +124,7 @@ export class MonitoringRepository {
     return row;
   }
 
-  /** Runs pending and running now, whenever created. */
+  /** Runs pending and running now, whenever created (the partial index on active runs answers it). */
   async active(): Promise<{ pending: number; running: number }> {
     const rows = await this.db.$queryRaw<{ status: string; n: number }[]>`
       SELECT status, count(*)::int AS n FROM runs WHERE status IN ('pending', 'running') GROUP BY status`;

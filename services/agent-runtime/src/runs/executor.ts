@@ -193,6 +193,8 @@ export class RunExecutor {
     this.active.set(run.run_id, { controller, attempt: run.attempt });
     this.deps.observer?.started(run);
     span?.claimed(run);
+    // A span per node, when the attempt is traced and sampled.
+    const nodes = span?.recording ? nodeSpans() : undefined;
     const early = this.early.get(run.run_id);
     if (early) {
       this.early.delete(run.run_id);
@@ -265,7 +267,7 @@ export class RunExecutor {
           signal: controller.signal,
           runId: run.run_id,
           protocol: !!protocol,
-          ...(span ? nodeSpans() : {}),
+          ...nodes?.options,
         },
         {
           event: (event, data) => sender.emit(event, data),
@@ -319,6 +321,7 @@ export class RunExecutor {
         sendQuietly(sender, "error", serialize(failure));
       }
     } finally {
+      nodes?.close();
       checkpointerOf(graph)?.forgetPrefetch?.(run.run_id);
       // A newer attempt of the run in this process has its own entry: leave it.
       if (this.active.get(run.run_id)?.controller === controller) this.active.delete(run.run_id);

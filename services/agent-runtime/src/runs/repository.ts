@@ -230,9 +230,10 @@ export class RunRepository {
         WHERE thread_id = ${run.threadId}::uuid AND ${filtersSql(Prisma.sql`metadata`, run.access)} ${guard}
         RETURNING thread_id, metadata, ${claim.free} AS free
       ), r AS (
-        INSERT INTO runs (run_id, thread_id, assistant_id, status, attempt, started_at, metadata, kwargs, multitask_strategy)
+        INSERT INTO runs (run_id, thread_id, assistant_id, status, attempt, started_at, due_at, metadata, kwargs, multitask_strategy)
         SELECT ${run.runId}::uuid, t.thread_id, ${run.assistantId}::uuid, CASE WHEN t.free THEN 'running' ELSE 'pending' END,
-               CASE WHEN t.free THEN 1 ELSE 0 END, CASE WHEN t.free THEN now() END, ${JSON.stringify(run.metadata)}::jsonb,
+               CASE WHEN t.free THEN 1 ELSE 0 END, CASE WHEN t.free THEN now() END,
+               now() + make_interval(secs => ${run.kwargs.after_seconds ?? 0}::float8), ${JSON.stringify(run.metadata)}::jsonb,
                ${JSON.stringify(run.kwargs)}::jsonb, ${run.multitaskStrategy}
         FROM t
         RETURNING created_at, status
@@ -256,14 +257,6 @@ export class RunRepository {
     const rows = await this.query<RunRow>(Prisma.sql`
       SELECT * FROM runs WHERE run_id = ${runId}::uuid AND thread_id = ${threadId}::uuid`);
     return rows[0];
-  }
-
-  /** Runs pending and running in the deployment (the partial index on active runs answers it). */
-  async countActive(): Promise<{ pending: number; running: number }> {
-    const rows = await this.query<{ status: string; n: number }>(Prisma.sql`
-      SELECT status, count(*)::int AS n FROM runs WHERE status IN ('pending', 'running') GROUP BY status`);
-    const of = (status: string) => rows.find((row) => row.status === status)?.n ?? 0;
-    return { pending: of("pending"), running: of("running") };
   }
 
   async findById(runId: string): Promise<RunRow | undefined> {

@@ -2,11 +2,12 @@
 // a node's run is the chain run named after its node (metadata `langgraph_node`), and a subgraph's
 // nodes nest inside the node that called the subgraph. A Python graph's host applies the same rule
 // and reports its nodes with its own clock readings (see lgp_host/nodes.py). Used only when tracing.
-import { context, SpanStatusCode, trace, type Context, type Span } from "@opentelemetry/api";
+import { context, trace, type Context, type Span } from "@opentelemetry/api";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { Serialized } from "@langchain/core/load/serializable";
 import type { ChainValues } from "@langchain/core/utils/types";
 import type { GraphRunOptions, HostedNodeEvent } from "../graphs/hosted";
+import { failed } from "./run-spans";
 
 interface Entry {
   /** The nearest node span at or above this chain run. */
@@ -93,16 +94,27 @@ export class NodeSpans extends BaseCallbackHandler {
     const entry = this.runs.get(runId);
     this.runs.delete(runId);
     if (!entry?.span) return;
-    if (error && !STEERING.has(error.name)) {
-      entry.span.recordException(error);
-      entry.span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
-    }
+    if (error && !STEERING.has(error.name)) failed(entry.span, error);
     entry.span.end(endTime);
+  }
+
+  /** Ends the spans of nodes still open when the run stopped (cancelled, or its host failed). */
+  close(): void {
+    for (const [runId, entry] of this.runs) {
+      if (entry.span) {
+        entry.span.setAttribute("langgraph.node.unfinished", true);
+        entry.span.end();
+      }
+      this.runs.delete(runId);
+    }
   }
 }
 
-/** The run options that give a run's nodes spans under the active context (the attempt's). */
-export function nodeSpans(): Pick<GraphRunOptions, "callbacks" | "nodes"> {
+/**
+ * The run options that give a run's nodes spans under the active context (the attempt's), and
+ * what ends those left open when the run stops.
+ */
+export function nodeSpans(): { options: Pick<GraphRunOptions, "callbacks" | "nodes">; close(): void } {
   const spans = new NodeSpans();
-  return { callbacks: [spans], nodes: (event) => spans.hosted(event) };
+  return { options: { callbacks: [spans], nodes: (event) => spans.hosted(event) }, close: () => spans.close() };
 }

@@ -37,9 +37,19 @@ export function runAttributes(run: {
   };
 }
 
-function failed(span: Span, error: unknown): void {
-  span.recordException(error instanceof Error ? error : String(error));
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+/** How much of an error's message a span keeps (a graph's error may quote its input). */
+export const ERROR_MESSAGE_CHARS = 300;
+
+/** Marks a span failed, with the error's name, stack and the start of its message. */
+export function failed(span: Span, error: unknown): void {
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, ERROR_MESSAGE_CHARS);
+  const name = error instanceof Error ? error.name : "Error";
+  span.recordException({
+    name,
+    message,
+    stack: error instanceof Error ? error.stack?.split("\n").slice(1).join("\n") : undefined,
+  });
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
 }
 
 /** Runs `work` inside a span of the active trace (child of the request's, say). */
@@ -93,6 +103,8 @@ function jobContext(job: RunJob): Context {
 
 /** What an attempt's span learns once its run is claimed. */
 export interface AttemptSpan {
+  /** Whether the attempt is sampled (a span not recorded needs no node spans). */
+  readonly recording: boolean;
   /** The run claimed: its attributes, and its wait in the queue as a span of its own (first attempt). */
   claimed(run: Pick<RunRow, "run_id" | "thread_id" | "assistant_id" | "attempt" | "created_at" | "kwargs">): void;
   /** How the attempt ended (the run's status). */
@@ -115,14 +127,18 @@ export function attemptTraced<T>(
     { "langgraph.run.id": job.runId, "langgraph.thread.id": job.threadId, "langgraph.run.attempt": attempt },
     (span) =>
       work({
+        recording: span?.isRecording() ?? false,
         claimed(run) {
           span?.setAttributes(runAttributes(run));
           if (run.attempt !== 1) return;
           // From when it was due (its creation, or after_seconds later) to this start.
           const due = new Date(run.created_at.getTime() + (run.kwargs.after_seconds ?? 0) * 1000);
           const now = new Date();
+          // Under the hand-over's span, or the attempt's when the job carries none (a run woken
+          // behind another of its thread, or queued again by the run sweep).
+          const under = job.traceparent || !span ? parent : trace.setSpan(context.active(), span);
           tracer()
-            .startSpan("run queued", { startTime: due < now ? due : now, attributes: runAttributes(run) }, parent)
+            .startSpan("run queued", { startTime: due < now ? due : now, attributes: runAttributes(run) }, under)
             .end(now);
         },
         ended(status, error) {

@@ -30,12 +30,16 @@ async function monitoring(window?: string, headers: Record<string, string> = { "
   return { status: response.status, body: (await response.json()) as RunMonitoring & { detail?: string } };
 }
 
-test("only the deployment's key reads the figures: no key or a wrong one is a 401, an app's user a 403", async () => {
+test("only the deployment's key reads the figures (and /metrics): no key or a wrong one is a 401, an app's user a 403", async () => {
   expect((await monitoring("1h", {})).status).toBe(401);
   expect((await monitoring("1h", { "x-api-key": "lgp_rt_not_the_key" })).status).toBe(401);
   const user = await monitoring("1h", { authorization: "Bearer alice" });
   expect(user).toEqual({ status: 403, body: { detail: expect.stringMatching(/deployment's API key/) } });
   expect((await monitoring("1h")).status).toBe(200);
+  // /metrics tells of the whole deployment too: the same rule.
+  const metrics = async (headers: Record<string, string>) => (await fetch(`${rt.url}/metrics`, { headers })).status;
+  expect(await metrics({ authorization: "Bearer alice" })).toBe(403);
+  expect(await metrics({ "x-api-key": KEY })).toBe(200);
 });
 
 test("a window other than 1h or 24h is a 422 naming the parameter", async () => {

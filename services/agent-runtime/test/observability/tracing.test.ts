@@ -165,6 +165,28 @@ test("a Python graph's nodes are spans of its attempt, timed by its host", async
   expect(nodes.find((span) => span.name === "graph node two")?.attributes["langgraph.node"]).toBe("two");
 }, 60_000);
 
+test("a run cancelled mid-node still exports that node's span, ended by the cancel", async () => {
+  const client = new Client({ apiUrl: api, callerOptions: { maxRetries: 0 } });
+  const thread = await client.threads.create();
+  const run = await client.runs.create(thread.thread_id, "js_steps", { input: {}, context: { delay_ms: 5_000 } });
+  const started = (all: ReceivedSpan[]) =>
+    all.some((span) => span.name === "run claim" && span.attributes["langgraph.run.id"] === run.run_id);
+  await receiver.waitFor(started);
+  // Into its first node, which pauses 5 s.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await client.runs.cancel(thread.thread_id, run.run_id, true);
+  const spans = await receiver.waitFor((all) =>
+    all.some((span) => span.name === "run attempt" && span.attributes["langgraph.run.id"] === run.run_id),
+  );
+  const attempt = spans.find(
+    (span) => span.name === "run attempt" && span.attributes["langgraph.run.id"] === run.run_id,
+  )!;
+  expect(attempt.attributes["langgraph.run.status"]).toBe("interrupted");
+  const one = spans.find((span) => span.parentSpanId === attempt.spanId && span.name === "graph node one");
+  expect(one).toMatchObject({ status: { code: 2, message: "Run was cancelled" } });
+  expect(BigInt(one!.endTimeUnixNano)).toBeGreaterThan(BigInt(one!.startTimeUnixNano));
+}, 60_000);
+
 test("a failed run's attempt span ends in error, with the run's status", async () => {
   const client = new Client({ apiUrl: api, callerOptions: { maxRetries: 0 } });
   const thread = await client.threads.create();

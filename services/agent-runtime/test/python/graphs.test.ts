@@ -49,7 +49,18 @@ test("a JS graph and a Python graph serve side by side", async () => {
   expect(lastText(python)).toBe("echo: both");
   const assistants = await rt.client.assistants.search({ limit: 100 });
   expect(assistants.map((assistant) => assistant.graph_id).sort()).toEqual(
-    ["broken", "js_agent", "noisy", "py_agent", "recall_js", "recall_py", "remember", "steps", "streamer"].sort(),
+    [
+      "broken",
+      "js_agent",
+      "js_steps",
+      "noisy",
+      "py_agent",
+      "recall_js",
+      "recall_py",
+      "remember",
+      "steps",
+      "streamer",
+    ].sort(),
   );
 });
 

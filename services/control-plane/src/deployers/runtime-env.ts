@@ -18,11 +18,11 @@ const PROJECT_VARIABLES = ["LANGSMITH_PROJECT", "LANGCHAIN_PROJECT", "LANGSMITH_
 export function deploymentEnv(deployment: Pick<DeploymentTarget, "name" | "secrets">): Record<string, string> {
   const env: Record<string, string> = {};
   for (const secret of deployment.secrets) env[secret.name] = secret.value;
-  if (tracingEnabled(env) && !PROJECT_VARIABLES.some((name) => env[name])) env.LANGSMITH_PROJECT = deployment.name;
+  if (langsmithTracingOn(env) && !PROJECT_VARIABLES.some((name) => env[name])) env.LANGSMITH_PROJECT = deployment.name;
   return env;
 }
 
 /** Whether these variables turn LangSmith tracing on (the JS client wants `true`; Python also takes `True`). */
-export function tracingEnabled(env: Record<string, string | undefined>): boolean {
+export function langsmithTracingOn(env: Record<string, string | undefined>): boolean {
   return TRACING_FLAGS.some((name) => env[name]?.trim().toLowerCase() === "true");
 }

@@ -70,7 +70,7 @@ class NodeEvents(BaseCallbackHandler):
         event: dict[str, Any] = {"k": "end", "id": str(run_id), "t": time.time() * 1000}
         # An interrupt (or a command to the parent graph) is how a node steers the run, not a failure.
         if error is not None and not isinstance(error, GraphBubbleUp):
-            event["error"] = {"name": type(error).__name__, "message": str(error)}
+            event["error"] = {"name": type(error).__name__, "message": str(error)[:300]}
         self._items.append(({"n": 1}, dumps(event)))
 
     def take(self) -> list[StreamItem]:
