@@ -7,6 +7,7 @@ import { loadSemanticIndex, logSearchMethod, type SemanticIndex } from "./store/
 import { loadCustomRoutes, type CustomRoutes } from "./http/custom-routes";
 import { httpSettingsOf, type HttpSettings } from "./http/settings";
 import { RuntimeCheckpointer } from "./graphs/checkpointer";
+import { setupCheckpointer } from "./graphs/checkpointer-setup";
 import type { Logger } from "@lgp/server-kit";
 import pg from "pg";
 import { AssistantRepository } from "./assistants/repository";
@@ -82,25 +83,6 @@ export interface Runtime {
 }
 
 /** Creates the checkpointer's tables once, even when several processes start together. */
-async function setupCheckpointer(pool: pg.Pool, saver: RuntimeCheckpointer): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock(hashtext('lgp-checkpointer-setup'))");
-    try {
-      await saver.setup();
-      // Python graphs' saver (the official Python one, on the same tables) writes each pending
-      // write's task path too: its column, which the JS saver leaves at its default.
-      await client.query(
-        `ALTER TABLE "${CHECKPOINT_SCHEMA}".checkpoint_writes ADD COLUMN IF NOT EXISTS task_path TEXT NOT NULL DEFAULT ''`,
-      );
-    } finally {
-      await client.query("SELECT pg_advisory_unlock(hashtext('lgp-checkpointer-setup'))");
-    }
-  } finally {
-    client.release();
-  }
-}
-
 /** Pending runs nothing would wake (a process died between two steps) are re-queued this often. */
 const ORPHAN_SWEEP_MS = 30_000;
 /** Expired store items are deleted this often (they are invisible from their expiry on). */
