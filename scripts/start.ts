@@ -15,15 +15,21 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { runtimeKeyHash, waitUntilOk } from "@lgp/server-kit";
+import {
+  embeddedDataDir,
+  embeddedPostgresPort as embeddedPort,
+  embeddedPostgresUrl,
+  runtimeKeyHash,
+  waitUntilOk,
+} from "@lgp/server-kit";
 import { readGraphProject } from "../services/agent-runtime/src/graphs/config";
 import { preparePythonEnvironment, pythonProjectOf } from "../services/agent-runtime/src/python/environment";
 
 const root = path.resolve(__dirname, "..");
-const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, ".data"));
+const dataDir = embeddedDataDir();
 const controlPlanePort = Number(process.env.CONTROL_PLANE_PORT ?? 8100);
 const runtimePort = Number(process.env.AGENT_RUNTIME_PORT ?? 8123);
-const embeddedPostgresPort = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
+const embeddedPostgresPort = embeddedPort();
 
 /** `--config <path>` or `--config=<path>`: the langgraph.json the agent runtime serves. */
 function configFlag(argv: string[]): string | undefined {
@@ -136,7 +142,7 @@ async function main(): Promise<void> {
         if (!signalListeners.has(listener)) process.removeListener(signal, listener);
       }
     }
-    serverUrl = `postgresql://postgres:${encodeURIComponent(secrets.POSTGRES_PASSWORD)}@127.0.0.1:${embeddedPostgresPort}/postgres`;
+    serverUrl = embeddedPostgresUrl(secrets.POSTGRES_PASSWORD, "postgres");
   }
 
   const databaseUrl = (name: string) => {

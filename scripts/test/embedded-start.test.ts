@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -111,6 +111,18 @@ describe("npm start (embedded mode)", () => {
     expect(((await assistants.json()) as unknown[]).length).toBeGreaterThan(0);
     expect(first.output()).toContain(`curl -H "X-Api-Key: ${runtimeKey}"`);
     expect(first.output()).not.toContain("OPEN MODE");
+    // The README's tenants command, as pasted beside npm start: it finds the embedded database.
+    const tenants = spawnSync("npm", ["run", "tenants", "-w", "services/control-plane", "--", "create", "acme"], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      encoding: "utf8",
+    });
+    expect(tenants.status).toBe(0);
+    const acmeKey = /api key \(shown once, send it as X-Api-Key\): (\S+)/.exec(tenants.stdout)?.[1];
+    const acme = await fetch(`http://127.0.0.1:${controlPlanePort}/v2/deployments`, {
+      headers: { "X-Api-Key": acmeKey! },
+    });
+    expect(acme.status).toBe(200);
     // PostgreSQL is outside the terminal's process group: Ctrl-C reaches it only through the
     // supervisor, after the services have stopped.
     const postmasterPid = Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);

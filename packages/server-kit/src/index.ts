@@ -11,3 +11,4 @@ export * from "./net";
 export * from "./transient";
 export * from "./runtime-key-hash";
 export * from "./tracing/sdk";
+export * from "./embedded";

@@ -10,14 +10,18 @@ type Schema = Json;
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Body types read as JSON: what `fetch` says for a string body, and what `curl -d` says. */
+const READ_AS_JSON = ["text/plain", "application/x-www-form-urlencoded"];
+
 /**
- * A body without `Content-Type`, or sent as `text/plain` (what `fetch` says for a string body), is
- * read as JSON, as the official server reads it; a body that is not JSON is then a 422, as any.
+ * A body without `Content-Type`, or sent as `text/plain` (what `fetch` says for a string body) or
+ * as a form (what `curl -d` says), is read as JSON, as the official servers read it; a body that is
+ * not JSON is then a 422, as any.
  */
 export const defaultJsonContentType: RequestHandler = (req, _res, next) => {
   const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
-  const type = req.headers["content-type"];
-  if (hasBody && (!type || type.toLowerCase().startsWith("text/plain")))
+  const type = req.headers["content-type"]?.toLowerCase();
+  if (hasBody && (!type || READ_AS_JSON.some((readAsJson) => type.startsWith(readAsJson))))
     req.headers["content-type"] = "application/json";
   next();
 };

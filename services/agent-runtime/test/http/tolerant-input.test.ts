@@ -112,7 +112,7 @@ test("an empty stream_mode means the default (values)", async () => {
   }
 });
 
-test("a JSON body without Content-Type, or as text/plain, is read as JSON; a body that is not JSON is a 422", async () => {
+test("a JSON body without Content-Type, as text/plain or as a form (curl -d), is read as JSON; a body that is not JSON is a 422", async () => {
   const bare = await fetch(`${rt.url}/assistants/search`, { method: "POST", body: Buffer.from('{"limit": 1}') });
   expect(bare.status).toBe(200);
   expect(await bare.json()).toHaveLength(1);
@@ -120,6 +120,14 @@ test("a JSON body without Content-Type, or as text/plain, is read as JSON; a bod
   expect(plain.headers.get("content-type")).toMatch(/json/);
   expect(plain.status).toBe(200);
   expect(((await plain.json()) as { metadata: unknown }).metadata).toEqual({ via: "text" });
+  // What `curl -X POST .../threads/search -d '{}'` sends.
+  const curled = await fetch(`${rt.url}/threads/search`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "{}",
+  });
+  expect(curled.status).toBe(200);
+  expect(Array.isArray(await curled.json())).toBe(true);
   const garbage = await fetch(`${rt.url}/threads`, { method: "POST", body: "not json" });
   expect(garbage.status).toBe(422);
 });

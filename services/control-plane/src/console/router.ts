@@ -34,6 +34,14 @@ export function consoleRouter(dir: string, logger: Logger): Router {
   else logger.warn({ dir }, "web console not built (npm run build -w packages/console): /console explains");
 
   router.get("/", (_req, res) => res.redirect(302, `${CONSOLE_PATH}/`));
+  // The links the official CLI prints, in the hosted platform's form (its dashboard is this
+  // server when it deploys here): a deployment's status page, and the deployments list.
+  router.get(/^\/o\/[\w-]{1,100}\/host\/deployments\/([0-9a-fA-F-]{36})\/?$/, (req, res) =>
+    res.redirect(302, `${CONSOLE_PATH}/deployments/${(req.params as Record<string, string>)[0].toLowerCase()}`),
+  );
+  router.get(/^(\/o\/[\w-]{1,100})?\/host\/deployments\/?$/, (_req, res) =>
+    res.redirect(302, `${CONSOLE_PATH}/deployments`),
+  );
   router.use(
     CONSOLE_PATH,
     express.static(dir, {

@@ -5,7 +5,17 @@
 // Keys are stored hashed: the plain key is printed once, here.
 import path from "node:path";
 import { z } from "zod";
-import { ConfigError, ensureDatabase, env, loadConfig, migrate, runMain } from "@lgp/server-kit";
+import {
+  ConfigError,
+  embeddedDatabaseUrl,
+  embeddedPostgresPort,
+  ensureDatabase,
+  env,
+  isTransientError,
+  loadConfig,
+  migrate,
+  runMain,
+} from "@lgp/server-kit";
 import { createDb } from "../db";
 import { createTenantKey } from "./api-keys";
 
@@ -19,8 +29,19 @@ export async function tenantsCli(argv: string[], out: (line: string) => void): P
   if (command !== "list" && (!name || !NAME.test(name))) {
     throw new ConfigError(`${USAGE}\na tenant name is lowercase letters, digits and -`);
   }
-  const { CONTROL_PLANE_DATABASE_URL: url } = loadConfig(z.object({ CONTROL_PLANE_DATABASE_URL: env.postgresUrl() }));
-  await ensureDatabase(url);
+  // Beside `npm start`, its embedded database; otherwise CONTROL_PLANE_DATABASE_URL.
+  const embedded = process.env.CONTROL_PLANE_DATABASE_URL ? undefined : embeddedDatabaseUrl("control_plane");
+  const url =
+    embedded ?? loadConfig(z.object({ CONTROL_PLANE_DATABASE_URL: env.postgresUrl() })).CONTROL_PLANE_DATABASE_URL;
+  try {
+    await ensureDatabase(url);
+  } catch (error) {
+    if (!embedded || !isTransientError(error)) throw error;
+    throw new ConfigError(
+      `npm start's embedded PostgreSQL does not answer (port ${embeddedPostgresPort()}): run this while npm start ` +
+        "runs, or set CONTROL_PLANE_DATABASE_URL",
+    );
+  }
   await migrate(url, MIGRATIONS_DIR);
   const db = createDb(url, 1);
   try {

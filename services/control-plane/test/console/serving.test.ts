@@ -43,6 +43,23 @@ describe("a control plane with the built console", () => {
     }
   });
 
+  test("the official CLI's hosted-form links land on the console's pages", async () => {
+    const id = "0b7b2f7e-3f1c-4c55-9a53-6a1c1d2e3f40";
+    const status = await h.raw.get(`/o/4f9d1a7c-2b6e-4e0a-8c31-9d2f5a6b7c80/host/deployments/${id}`);
+    expect(status.status).toBe(302);
+    expect(status.headers.location).toBe(`/console/deployments/${id}`);
+    for (const url of ["/host/deployments", "/o/some-tenant/host/deployments/"]) {
+      const list = await h.raw.get(url);
+      expect({ url, status: list.status, location: list.headers.location }).toEqual({
+        url,
+        status: 302,
+        location: "/console/deployments",
+      });
+    }
+    // Only ids: nothing else is sent on.
+    expect((await h.raw.get("/o/t/host/deployments/..%2F..%2Fevil")).status).toBe(404);
+  });
+
   test("hashed assets are cached for good; an unknown asset is a 404, not the page", async () => {
     const asset = readdirSync(path.join(DIST, "assets")).find((name) => name.endsWith(".js"))!;
     const script = await h.raw.get(`/console/assets/${asset}`);
