@@ -77,17 +77,7 @@ function RunHealth({ deploymentId, apiUrl }: { deploymentId: string; apiUrl: str
   // The last hour moves by the minute; the last day by the quarter of an hour.
   usePolling(load, span === "1h" ? 15_000 : 60_000, !!runtimeKey && !refused, [span, runtimeKey]);
 
-  if (!runtimeKey || refused)
-    return (
-      <>
-        {refused ? (
-          <p role="alert" className="error">
-            The runtime refused the key this tab had (a rotated key works once its revision is DEPLOYED).
-          </p>
-        ) : null}
-        <KeyForm onKey={chooseKey} />
-      </>
-    );
+  if (!runtimeKey || refused) return <KeyForm onKey={chooseKey} refused={refused} />;
   const shown = monitoring?.window === span ? monitoring : null;
   return (
     <section className="run-health" aria-labelledby="runs-title">

@@ -57,12 +57,7 @@ export function Playground() {
     return (
       <section>
         {back}
-        {refused ? (
-          <p role="alert" className="error">
-            The runtime refused the key this tab had (a rotated key works once its revision is DEPLOYED).
-          </p>
-        ) : null}
-        <KeyForm onKey={chooseKey} />
+        <KeyForm onKey={chooseKey} refused={refused} />
       </section>
     );
   return (
@@ -146,26 +141,34 @@ function PlaygroundBody({ onKeyRefused }: { onKeyRefused: () => void }) {
   );
 }
 
-export function KeyForm({ onKey }: { onKey: (key: string) => void }) {
+/** Asks for the runtime's key; `refused`: the key the tab had was refused, and it says so first. */
+export function KeyForm({ onKey, refused = false }: { onKey: (key: string) => void; refused?: boolean }) {
   const [key, setKey] = useState("");
   return (
-    <form
-      className="card form"
-      aria-label="Runtime key"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (key.trim()) onKey(key.trim());
-      }}
-    >
-      <h1>The runtime's key</h1>
-      <p>
-        The runtime asks for the key the control plane showed when this deployment was created (or its key was rotated).
-        Paste it here; it stays in this browser tab. Lost it? Rotate it on the deployment's page.
-      </p>
-      <Field label="Runtime API key" type="password" value={key} onChange={setKey} autoComplete="off" />
-      <div className="actions">
-        <button type="submit">Use this key</button>
-      </div>
-    </form>
+    <>
+      {refused ? (
+        <p role="alert" className="error">
+          The runtime refused the key this tab had (a rotated key works once its revision is DEPLOYED).
+        </p>
+      ) : null}
+      <form
+        className="card form"
+        aria-label="Runtime key"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (key.trim()) onKey(key.trim());
+        }}
+      >
+        <h1>The runtime's key</h1>
+        <p>
+          The runtime asks for the key the control plane showed when this deployment was created (or its key was
+          rotated). Paste it here; it stays in this browser tab. Lost it? Rotate it on the deployment's page.
+        </p>
+        <Field label="Runtime API key" type="password" value={key} onChange={setKey} autoComplete="off" />
+        <div className="actions">
+          <button type="submit">Use this key</button>
+        </div>
+      </form>
+    </>
   );
 }
