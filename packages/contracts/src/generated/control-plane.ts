@@ -434,6 +434,77 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/v2/listeners": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List listeners, newest first
+     * @description Answers `{resources, offset}`. `offset` is what to pass in the next request for the next page, as for deployments: values of 1000000000000 and above are positions in the listing order; smaller offsets skip that many listeners.
+     */
+    get: operations["listListeners"];
+    put?: never;
+    /**
+     * Create a listener
+     * @description A listener names a Kubernetes cluster of the tenant (`compute_id`, unique per tenant) and the namespaces in it that deployments may be placed in (`compute_config.k8s_namespaces`). A deployment is placed on one with `source_config.listener_id` and `source_config.listener_config.k8s_namespace` (one of the listener's namespaces), both fixed at creation; the kubernetes deployer runs it in that namespace. No agent runs in the cluster itself: the control plane's kubernetes deployer applies the workloads, in the cluster its kubeconfig reaches, and `compute_id` is the tenant's name for that cluster.
+     */
+    post: operations["createListener"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v2/listeners/{listener_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        listener_id: components["parameters"]["ListenerId"];
+      };
+      cookie?: never;
+    };
+    /** Read a listener */
+    get: operations["getListener"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a listener
+     * @description Refused (409) while deployments are placed on it, including ones still being deleted: delete them first.
+     */
+    delete: operations["deleteListener"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a listener's version or namespaces
+     * @description `compute_config.k8s_namespaces` replaces the whole list; a namespace a deployment is placed in cannot be left out (409). `compute_type` and `compute_id` cannot change (accepted only when unchanged).
+     */
+    patch: operations["updateListener"];
+    trace?: never;
+  };
+  "/v2/local-runtime": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The local agent runtime, with its key
+     * @description The deployment the control plane registered for the agent runtime it was started beside (LOCAL_RUNTIME_URL and LOCAL_RUNTIME_API_KEY, set by `npm start`), its URL and its API key, held in the control plane's memory only. Answered to the bootstrap tenant; 404 to any other tenant and when no local runtime is configured. Not part of the hosted API.
+     */
+    get: operations["getLocalRuntime"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v2/tenant": {
     parameters: {
       query?: never;
@@ -466,8 +537,8 @@ export type paths = {
     };
     get?: never;
     /**
-     * Upload a source tarball to a URL from upload-url
-     * @description The body is the gzip tarball, streamed to disk (never held in memory). Refused: an invalid or expired URL (403), a used one (409), more than UPLOAD_MAX_BYTES (413), not gzip (415), a tarball with links, special files or paths outside its root (422). Needs no API key: the URL is the credential.
+     * Upload a source tarball (or zip) to a URL from upload-url
+     * @description The body is the gzip tarball, streamed to disk (never held in memory), or a zip archive, unpacked and kept as the gzip tarball of its contents (at most 10 times UPLOAD_MAX_BYTES unpacked; no ZIP64, encryption or methods but stored and deflated). Refused: an invalid or expired URL (403), a used one (409), more than UPLOAD_MAX_BYTES (413), neither gzip nor zip (415), an archive with links, special files or paths outside its root, or damaged (422). Needs no API key: the URL is the credential.
      */
     put: operations["uploadSourceTarball"];
     post?: never;
@@ -651,7 +722,10 @@ export type components = {
       /** @description Only settable for `external_docker`; for other sources the deployer reports the URL the active revision serves at. */
       custom_url?: string | null;
       resource_spec?: components["schemas"]["ResourceSpec"];
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description The listener (GET /v2/listeners) the deployment is placed on, one of its tenant's; `listener_config.k8s_namespace` must then name one of its namespaces. Cannot change after creation.
+       */
       listener_id?: string | null;
       listener_config?: components["schemas"]["ListenerConfig"];
       install_command?: string | null;
@@ -865,6 +939,55 @@ export type components = {
       url?: string | null;
     };
     /**
+     * @description The kind of compute the listener names; only Kubernetes. Cannot change after creation.
+     * @enum {string}
+     */
+    ListenerComputeType: "k8s";
+    ListenerComputeConfig: {
+      /** @description The namespaces deployments may be placed in: Kubernetes namespace names (DNS-1123 labels: lowercase letters, digits and `-`, at most 63), each once. */
+      k8s_namespaces: string[];
+    };
+    ListenerCreate: {
+      compute_type: components["schemas"]["ListenerComputeType"];
+      /** @description The tenant's name for the cluster (unique per tenant). Cannot change after creation. */
+      compute_id: string;
+      compute_config: components["schemas"]["ListenerComputeConfig"];
+      /** @description A version label of the listener, kept as given. */
+      version?: string | null;
+    };
+    /** @description Every field is optional. `compute_type` and `compute_id` are accepted only when unchanged. */
+    ListenerPatch: {
+      compute_type?: string;
+      compute_id?: string;
+      compute_config?: components["schemas"]["ListenerComputeConfig"];
+      version?: string | null;
+    };
+    Listener: {
+      /** Format: uuid */
+      id: string;
+      compute_type: components["schemas"]["ListenerComputeType"];
+      compute_id: string;
+      compute_config: components["schemas"]["ListenerComputeConfig"];
+      version: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    ListenerList: {
+      resources: components["schemas"]["Listener"][];
+      /** @description Pass it in the next request to get the next page. */
+      offset: number;
+    };
+    LocalRuntime: {
+      /** Format: uuid */
+      deployment_id: string;
+      /** @description The runtime's URL (the deployment's custom_url). */
+      url: string;
+      /** @description The runtime's API key (X-Api-Key). */
+      api_key: string;
+    };
+    /**
      * @description Lines at this level or more severe.
      * @enum {string}
      */
@@ -1028,6 +1151,7 @@ export type components = {
     OAuthProviderIdPath: components["schemas"]["OAuthProviderSlug"];
     DeploymentId: string;
     RevisionId: string;
+    ListenerId: string;
     /** @description The deployment id. */
     ProjectId: string;
   };
@@ -1902,10 +2026,181 @@ export interface operations {
           "application/json": {
             upload_url: string;
             object_path: string;
+            /** @description The largest upload accepted (UPLOAD_MAX_BYTES), for clients to check before sending. */
+            max_bytes?: number;
           };
         };
       };
       400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  listListeners: {
+    parameters: {
+      query?: {
+        /** @description Maximum number of resources to return. */
+        limit?: number;
+        /** @description Pagination offset (pass the `offset` of the previous answer, or a number of listeners to skip). */
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of listeners. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ListenerList"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  createListener: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ListenerCreate"];
+      };
+    };
+    responses: {
+      /** @description The new listener. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Listener"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getListener: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        listener_id: components["parameters"]["ListenerId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The listener. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Listener"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteListener: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        listener_id: components["parameters"]["ListenerId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The listener is deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  updateListener: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        listener_id: components["parameters"]["ListenerId"];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ListenerPatch"];
+      };
+    };
+    responses: {
+      /** @description The updated listener. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Listener"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["TenantMismatch"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      422: components["responses"]["ValidationError"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getLocalRuntime: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The local runtime. */
+      200: {
+        headers: {
+          /** @description no-store (the answer holds a key). */
+          "Cache-Control"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LocalRuntime"];
+        };
+      };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
@@ -1948,6 +2243,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/gzip": string;
+        "application/zip": string;
         "application/octet-stream": string;
       };
     };

@@ -1,5 +1,6 @@
 import type { Router } from "express";
 import type { ControlPlaneDeps } from "../deps";
+import { ListenerRepository, ListenerService, listenersRouter } from "../listeners";
 import { InProcessQueue } from "../queue";
 import { RegistryService, registryRouter, registrySettingsOf } from "../registry";
 import { RevisionRepository, RevisionService, revisionsRouter } from "../revisions";
@@ -10,7 +11,8 @@ import { deploymentsRouter } from "./routes";
 import { DeploymentService } from "./service";
 
 /**
- * The routers of deployments, revisions and logs, source uploads and the registry's tokens. Without a reconcile queue in the deps (an app built only to test other
+ * The routers of deployments, revisions and logs, source uploads, the registry's tokens and the
+ * listeners deployments are placed on. Without a reconcile queue in the deps (an app built only to test other
  * capabilities) jobs wait in an unstarted in-process queue and are picked up from the database
  * when a reconciler starts.
  */
@@ -31,5 +33,6 @@ export function deploymentRouters(deps: ControlPlaneDeps): Router[] {
       }),
     ),
     registryRouter(new RegistryService(deployments, registrySettingsOf(deps.config), deps.logger)),
+    listenersRouter(new ListenerService(new ListenerRepository(deps.db))),
   ];
 }

@@ -2,6 +2,7 @@ import { ConflictError } from "@lgp/server-kit";
 import type { Db } from "../db";
 import { Prisma, type Deployment as DeploymentRow } from "../generated/prisma/client";
 import { insertRevision, type NewRevision } from "../revisions/repository";
+import type { Tx } from "../listeners/repository";
 import type { PagePosition } from "./paging";
 
 export type { DeploymentRow };
@@ -32,9 +33,11 @@ export interface NewDeployment {
   /** The runtime's API key as `sha256:<hex>`, and its first characters. */
   runtimeKeyHash: string | null;
   runtimeKeyPrefix: string | null;
+  /** The listener it is placed on (listeners/placement.ts), if any. */
+  listenerId?: string | null;
 }
 
-export type DeploymentChanges = Partial<Omit<NewDeployment, "tenantId" | "name" | "source">>;
+export type DeploymentChanges = Partial<Omit<NewDeployment, "tenantId" | "name" | "source" | "listenerId">>;
 
 function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string })?.code === "P2002";
@@ -49,11 +52,18 @@ function likeLiteral(text: string): string {
 export class DeploymentRepository {
   constructor(private readonly db: Db) {}
 
-  /** Creates the deployment and its first revision in one transaction. */
-  /** A deployment and its first revision (none for a deployment that awaits its upload or image). */
-  async create(data: NewDeployment, revision: Omit<NewRevision, "deploymentId"> | null): Promise<DeploymentRow> {
+  /**
+   * A deployment and its first revision (none for a deployment that awaits its upload or image), in
+   * one transaction; `check` runs first in it (the placement check, which holds its listener).
+   */
+  async create(
+    data: NewDeployment,
+    revision: Omit<NewRevision, "deploymentId"> | null,
+    check?: (tx: Tx) => Promise<void>,
+  ): Promise<DeploymentRow> {
     try {
       return await this.db.$transaction(async (tx) => {
+        if (check) await check(tx);
         const created = await tx.deployment.create({ data });
         if (!revision) return created;
         const first = await insertRevision(tx, { ...revision, deploymentId: created.id });
@@ -104,7 +114,7 @@ export class DeploymentRepository {
         source_revision_config AS "sourceRevisionConfig", secrets, secret_references AS "secretReferences",
         deployment_type AS "deploymentType", remote_reconciled AS "remoteReconciled", image_version AS "imageVersion",
         tag_value_ids AS "tagValueIds", latest_revision_id AS "latestRevisionId", active_revision_id AS "activeRevisionId",
-        runtime_key_hash AS "runtimeKeyHash", runtime_key_prefix AS "runtimeKeyPrefix", created_at AS "createdAt", updated_at AS "updatedAt"
+        runtime_key_hash AS "runtimeKeyHash", runtime_key_prefix AS "runtimeKeyPrefix", listener_id AS "listenerId", created_at AS "createdAt", updated_at AS "updatedAt"
       FROM deployments WHERE ${Prisma.join(conditions, " AND ")}
       ORDER BY seq DESC LIMIT ${limit}`;
   }

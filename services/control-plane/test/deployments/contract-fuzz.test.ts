@@ -24,6 +24,10 @@ test("no operation answers a 5xx or hangs, whatever it is sent", async () => {
     token_url: "http://127.0.0.1:9/token",
   });
   expect(provider.status).toBe(201);
+  const listener = await h.api
+    .post("/v2/listeners")
+    .send({ compute_type: "k8s", compute_id: "fuzzed", compute_config: { k8s_namespaces: ["fuzzed"] } });
+  expect(listener.status).toBe(201);
   const { requests, failures } = await fuzzOperations({
     baseUrl: h.url,
     document: controlPlaneApi,
@@ -33,6 +37,7 @@ test("no operation answers a 5xx or hangs, whatever it is sent", async () => {
       project_id: [deployment.id],
       revision_id: [deployment.latest_revision_id],
       provider_id: ["fuzzed"],
+      listener_id: [listener.body.id],
       log_type: ["build", "deploy"],
     },
     samples: 15,

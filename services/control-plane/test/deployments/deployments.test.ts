@@ -19,6 +19,15 @@ async function create(body: Record<string, unknown>) {
   return res.body;
 }
 
+/** A listener of the tenant: a deployment naming a listener_id must be placed in one of its namespaces. */
+async function listener(computeId: string, namespaces: string[]): Promise<string> {
+  const res = await h.api
+    .post("/v2/listeners")
+    .send({ compute_type: "k8s", compute_id: computeId, compute_config: { k8s_namespaces: namespaces } });
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
 function expect422(
   res: { status: number; body: { detail: { loc: unknown[]; msg: string }[] } },
   loc: unknown[],
@@ -282,7 +291,7 @@ describe("PATCH", () => {
           repo_url: "/r",
           deployment_type: "dev",
           integration_id: randomUUID(),
-          listener_id: randomUUID(),
+          listener_id: await listener("immutable-cluster", ["ns", "other"]),
           listener_config: { k8s_namespace: "ns" },
         },
       }),
@@ -424,6 +433,7 @@ describe("PATCH", () => {
 describe("list", () => {
   const names: string[] = [];
   beforeAll(async () => {
+    const placedOn = await listener("page-cluster", ["pages"]);
     for (let i = 0; i < 12; i++) {
       const name = `page-${String(i).padStart(2, "0")}`;
       names.push(name);
@@ -432,7 +442,7 @@ describe("list", () => {
           source_config: {
             custom_url: "http://127.0.0.1:9/",
             deployment_type: i % 3 === 0 ? "prod" : "dev",
-            ...(i === 5 ? { listener_id: randomUUID() } : {}),
+            ...(i === 5 ? { listener_id: placedOn, listener_config: { k8s_namespace: "pages" } } : {}),
           },
           image_version: i % 2 === 0 ? "1.0" : "2.0",
         }),
