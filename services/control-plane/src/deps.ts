@@ -3,6 +3,7 @@
 import type { Logger, ServiceMetrics } from "@lgp/server-kit";
 import type { ControlPlaneConfig } from "./config";
 import type { Db } from "./db";
+import type { LocalRuntimeEntry } from "./local-runtime";
 import type { ReconcileQueue } from "./queue";
 
 export interface ControlPlaneDeps {
@@ -12,4 +13,6 @@ export interface ControlPlaneDeps {
   metrics?: ServiceMetrics;
   /** Where the API queues revision and deletion jobs for the reconciler. */
   reconcileQueue?: ReconcileQueue;
+  /** The agent runtime started beside this control plane, once registered (npm start). */
+  localRuntime?: () => LocalRuntimeEntry | undefined;
 }

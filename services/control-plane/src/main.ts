@@ -6,6 +6,10 @@ import { loadControlPlaneConfig } from "./config";
 import { createDb } from "./db";
 import { createReconcilerRuntime } from "./reconciler";
 import { RuntimeLogRetention } from "./runtime-logs/retention";
+import { DeploymentRepository } from "./deployments/repository";
+import { DeploymentService } from "./deployments/service";
+import { registerLocalRuntime, type LocalRuntimeEntry } from "./local-runtime";
+import { SecretCipher } from "./secrets/cipher";
 import { ensureBootstrapKey } from "./tenants/api-keys";
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, "../../../prisma/control-plane/migrations");
@@ -19,10 +23,33 @@ async function main(): Promise<void> {
   await ensureDatabase(config.CONTROL_PLANE_DATABASE_URL);
   await migrate(config.CONTROL_PLANE_DATABASE_URL, MIGRATIONS_DIR, (message) => logger.info(message));
   const db = createDb(config.CONTROL_PLANE_DATABASE_URL);
-  if (config.BOOTSTRAP_API_KEY) await ensureBootstrapKey(db, config.BOOTSTRAP_API_KEY);
+  const bootstrapTenant = config.BOOTSTRAP_API_KEY ? await ensureBootstrapKey(db, config.BOOTSTRAP_API_KEY) : undefined;
 
   const reconciler = createReconcilerRuntime(config, db, logger);
-  const app = createControlPlaneApp({ config, db, logger, reconcileQueue: reconciler.queue });
+  let localRuntime: LocalRuntimeEntry | undefined;
+  if (config.LOCAL_RUNTIME_URL && config.LOCAL_RUNTIME_API_KEY && bootstrapTenant) {
+    const repository = new DeploymentRepository(db);
+    const deployments = new DeploymentService(
+      repository,
+      SecretCipher.fromEncodedKey(config.SECRETS_ENCRYPTION_KEY),
+      reconciler.queue,
+      logger,
+    );
+    localRuntime = await registerLocalRuntime(
+      deployments,
+      repository,
+      bootstrapTenant,
+      { url: config.LOCAL_RUNTIME_URL, apiKey: config.LOCAL_RUNTIME_API_KEY },
+      logger,
+    );
+  }
+  const app = createControlPlaneApp({
+    config,
+    db,
+    logger,
+    reconcileQueue: reconciler.queue,
+    localRuntime: () => localRuntime,
+  });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   const lifecycle = createLifecycle(logger, { server });

@@ -21,6 +21,11 @@ export type OAuthProviderCreate = Schemas["OAuthProviderCreate"];
 export type OAuthProviderUpdate = Schemas["OAuthProviderUpdate"];
 export type AuthenticateResponse = Schemas["AuthenticateResponse"];
 export type Tenant = Schemas["Tenant"];
+export type LocalRuntime = Schemas["LocalRuntime"];
+
+type Operations = ControlPlane.operations;
+export type UploadUrl = Operations["requestUploadUrl"]["responses"][200]["content"]["application/json"];
+export type UploadStored = Operations["uploadSourceTarball"]["responses"][200]["content"]["application/json"];
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -55,9 +60,56 @@ async function call<T>(method: string, path: string, options: { query?: Query; b
   return body as T;
 }
 
+/**
+ * PUTs an archive to an upload URL with XMLHttpRequest, whose upload events give the progress
+ * (fetch reports none). No API key: the signed URL is the credential. The URL names this control
+ * plane (PUBLIC_URL), which serves the console: its path is sent to this origin, as every call is.
+ */
+function putArchive(
+  uploadUrl: string,
+  archive: Blob,
+  contentType: string,
+  onProgress: (sent: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<UploadStored> {
+  const url = new URL(uploadUrl);
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("PUT", new URL(url.pathname + url.search, window.location.origin));
+    request.setRequestHeader("Content-Type", contentType);
+    request.setRequestHeader("Accept", "application/json");
+    request.upload.onprogress = (event) =>
+      onProgress(event.loaded, event.lengthComputable ? event.total : archive.size);
+    request.onload = () => {
+      let body: unknown;
+      try {
+        body = request.responseText ? JSON.parse(request.responseText) : undefined;
+      } catch {
+        body = undefined;
+      }
+      if (request.status >= 200 && request.status < 300) {
+        resolve(body as UploadStored);
+        return;
+      }
+      // A refused archive is a 422 about the body as a whole: its sentences, not "correct the fields".
+      const detail = (body as { detail?: unknown } | undefined)?.detail;
+      if (Array.isArray(detail))
+        reject(new ApiError(request.status, detail.map((item: { msg?: string }) => item.msg).join("; ")));
+      else reject(errorFromResponse(request.status, body));
+    };
+    request.onerror = () => reject(new ApiError(0, "The upload was interrupted: the server could not be reached."));
+    request.onabort = () => reject(new ApiError(0, "The upload was cancelled."));
+    signal?.addEventListener("abort", () => request.abort(), { once: true });
+    request.send(archive);
+  });
+}
+
 export const controlPlane = {
   /** Checks a key before it is kept: answers its tenant. */
   tenant: (key?: string) => call<Tenant>("GET", "/v2/tenant", { key }),
+
+  /** The runtime npm start runs beside this control plane, with its key (404 when there is none for this tenant). */
+  localRuntime: () => call<LocalRuntime>("GET", "/v2/local-runtime"),
 
   listDeployments: (query: {
     limit?: number;
@@ -72,6 +124,9 @@ export const controlPlane = {
   updateDeployment: (id: string, body: DeploymentPatch) => call<Deployment>("PATCH", `/v2/deployments/${id}`, { body }),
   deleteDeployment: (id: string) => call<void>("DELETE", `/v2/deployments/${id}`),
   rotateRuntimeKey: (id: string) => call<DeploymentWithKey>("POST", `/v2/deployments/${id}/api-key`),
+  /** A signed, single-use URL to upload a source archive to (internal_source deployments), as `langgraph deploy` asks. */
+  requestUploadUrl: (id: string) => call<UploadUrl>("POST", `/v2/deployments/${id}/upload-url`),
+  putArchive,
 
   listRevisions: (id: string, query: { limit?: number; offset?: number } = {}) =>
     call<Schemas["RevisionList"]>("GET", `/v2/deployments/${id}/revisions`, { query }),

@@ -4,6 +4,8 @@ import { controlPlane, type Deployment } from "../api/control-plane";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { SelectField } from "../components/SelectField";
 import { StatusBadge } from "../components/StatusBadge";
+import { LocalRuntimeCard } from "../local-runtime/LocalRuntimeCard";
+import { useLocalRuntime } from "../local-runtime/useLocalRuntime";
 import { formatTime } from "../components/time";
 import { useTitle } from "../components/useTitle";
 
@@ -25,6 +27,7 @@ export function DeploymentList() {
   const [page, setPage] = useState<{ resources: Deployment[]; offset: number } | null>(null);
   const [error, setError] = useState<unknown>(null);
   useTitle("Deployments");
+  const local = useLocalRuntime();
   const offset = offsets[offsets.length - 1];
   // Filters changed (a search, or back/forward in the URL): the pages start again, and the boxes
   // show the URL's values. A continuation offset belongs to the filter it was read under.
@@ -75,6 +78,7 @@ export function DeploymentList() {
           New deployment
         </Link>
       </div>
+      {local ? <LocalRuntimeCard local={local} /> : null}
       <form
         className="filters"
         role="search"
@@ -130,6 +134,7 @@ export function DeploymentList() {
               <tr key={deployment.id}>
                 <td data-label="Name">
                   <Link to={`/deployments/${deployment.id}`}>{deployment.name}</Link>
+                  {deployment.id === local?.deployment_id ? <span className="tag">local runtime</span> : null}
                 </td>
                 <td data-label="Source">{deployment.source}</td>
                 <td data-label="Status">

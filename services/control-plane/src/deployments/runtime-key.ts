@@ -13,7 +13,10 @@ export interface RuntimeKey {
   prefix: string;
 }
 
-export function mintRuntimeKey(): RuntimeKey {
-  const key = generateApiKey();
+export function runtimeKeyOf(key: string): RuntimeKey {
   return { key, hash: runtimeKeyHash(key), prefix: key.slice(0, 12) };
+}
+
+export function mintRuntimeKey(): RuntimeKey {
+  return runtimeKeyOf(generateApiKey());
 }

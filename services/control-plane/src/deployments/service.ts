@@ -26,9 +26,10 @@ import {
   normaliseSourceConfig,
   patchCreatesRevision,
 } from "./rules";
-import { mintRuntimeKey } from "./runtime-key";
+import { mintRuntimeKey, runtimeKeyOf } from "./runtime-key";
 import { encryptSecrets, mergeSecrets } from "./secrets";
 import { UploadStore } from "../uploads/store";
+import { checkPlacement, requestedPlacement } from "../listeners/placement";
 
 const MAX_BULK_DELETE = 100;
 
@@ -69,17 +70,19 @@ export class DeploymentService {
 
   /**
    * Creates the deployment and its first revision (none yet for a deployment that awaits its upload
-   * or image: see awaitsFirstRevision); the answer carries its runtime's key, once.
+   * or image: see awaitsFirstRevision); the answer carries its runtime's key, once. `runtimeKey`:
+   * a runtime that already has its key (npm start's own), whose hash is kept instead of a new one's.
    */
-  async create(tenantId: string, body: DeploymentCreate): Promise<DeploymentWithKey> {
+  async create(tenantId: string, body: DeploymentCreate, runtimeKeyGiven?: string): Promise<DeploymentWithKey> {
     const sourceConfig = normaliseSourceConfig(body.source_config);
     const revisionConfig = mergeRevisionConfig(null, body.source_revision_config);
     const pending = awaitsFirstRevision(body.source, sourceConfig, revisionConfig);
     checkSourceRules(body.source, sourceConfig, revisionConfig, null, pending);
     // An upload belongs to a deployment that exists already.
     await this.checkUpload(revisionConfig, undefined);
+    const placement = requestedPlacement(sourceConfig);
     const secrets = encryptSecrets(this.cipher, body.secrets ?? []);
-    const runtimeKey = mintRuntimeKey();
+    const runtimeKey = runtimeKeyGiven ? runtimeKeyOf(runtimeKeyGiven) : mintRuntimeKey();
     const row = await this.repository.create(
       {
         tenantId,
@@ -95,6 +98,7 @@ export class DeploymentService {
         tagValueIds: json(body.tag_value_ids ?? []),
         runtimeKeyHash: runtimeKey.hash,
         runtimeKeyPrefix: runtimeKey.prefix,
+        listenerId: placement?.listenerId ?? null,
       },
       pending
         ? null
@@ -104,6 +108,7 @@ export class DeploymentService {
             resourceSpec: sourceConfig.resource_spec ? json(sourceConfig.resource_spec) : null,
             secrets: json(secrets),
           },
+      placement ? (tx) => checkPlacement(tx, tenantId, placement) : undefined,
     );
     if (row.latestRevisionId) await this.enqueue({ type: "revision", revisionId: row.latestRevisionId });
     return { ...presentDeployment(row), api_key: runtimeKey.key };

@@ -8,6 +8,7 @@ import supertest from "supertest";
 import { createControlPlaneApp } from "../../src/app";
 import { loadControlPlaneConfig, type ControlPlaneConfig } from "../../src/config";
 import { createDb, type Db } from "../../src/db";
+import type { ControlPlaneDeps } from "../../src/deps";
 import type { ReconcileQueue } from "../../src/queue";
 import { generateKey, SecretCipher } from "../../src/secrets/cipher";
 import { createTenantKey } from "../../src/tenants/api-keys";
@@ -32,9 +33,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(
-  options: { queue?: ReconcileQueue; env?: Record<string, string> } = {},
-): Promise<Harness> {
+interface HarnessOptions {
+  queue?: ReconcileQueue;
+  env?: Record<string, string>;
+  localRuntime?: ControlPlaneDeps["localRuntime"];
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = await createTestDatabase("control-plane");
   try {
     return await listen(database, options);
@@ -45,10 +50,7 @@ export async function startHarness(
   }
 }
 
-async function listen(
-  database: TestDatabase,
-  options: { queue?: ReconcileQueue; env?: Record<string, string> },
-): Promise<Harness> {
+async function listen(database: TestDatabase, options: HarnessOptions): Promise<Harness> {
   // Listening first gives the app its real URL (PUBLIC_URL: OAuth redirects, upload URLs).
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -69,7 +71,13 @@ async function listen(
   const db = createDb(database.url, 5);
   const logger = createLogger("control-plane-test", process.env.LOG_LEVEL ?? "warn");
   const { tenantId, apiKey } = await createTenantKey(db, "tenant-a");
-  const app = createControlPlaneApp({ config, db, logger, reconcileQueue: options.queue });
+  const app = createControlPlaneApp({
+    config,
+    db,
+    logger,
+    reconcileQueue: options.queue,
+    localRuntime: options.localRuntime,
+  });
   server.on("request", app);
   const raw = supertest.agent(url);
   const withKey = (test: supertest.Test) => test.set("X-Api-Key", apiKey);

@@ -175,3 +175,32 @@ test("langgraph deploy logs shows what a graph logged during its runs: every lev
     follow.kill("SIGINT");
   }
 }, 120_000);
+
+test("the rest of langgraph deploy: list (its empty filter too), revisions list, listeners list, delete", async () => {
+  if (!deployed) throw new Error("the deploy test did not deploy");
+  // `deploy list` sends name_contains empty when given no filter.
+  const listed = await cli("deploy", "list");
+  expect(listed).toContain(deployed.id);
+  expect(listed).toContain("python-example");
+  expect(await cli("deploy", "list", "--name-contains", "python")).toContain(deployed.id);
+  expect(await cli("deploy", "list", "--name-contains", "no-such-deployment")).not.toContain(deployed.id);
+
+  const revisions = await cli("deploy", "revisions", "list", deployed.id);
+  const { resources } = (await h.api.get(`/v2/deployments/${deployed.id}/revisions`)).body as {
+    resources: { id: string }[];
+  };
+  for (const revision of resources) expect(revisions).toContain(revision.id);
+  expect(revisions).toContain("DEPLOYED");
+
+  // This tenant has no listeners (they name where the kubernetes deployer may place deployments): none listed.
+  expect(await cli("deploy", "listeners", "list")).toMatch(/No listeners found/);
+
+  await cli("deploy", "delete", deployed.id, "--force");
+  const deadline = Date.now() + 60_000;
+  let status = 200;
+  while (status !== 404 && Date.now() < deadline) {
+    status = (await h.api.get(`/v2/deployments/${deployed.id}`)).status;
+    if (status !== 404) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  expect(status).toBe(404);
+}, 120_000);
