@@ -1,16 +1,26 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { controlPlane, type DeploymentCreate, type DeploymentSource } from "../api/control-plane";
-import { ApiError } from "../api/errors";
+import { ApiError, describe } from "../api/errors";
 import { session } from "../api/session";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Field } from "../components/Field";
 import { SelectField } from "../components/SelectField";
 import { rowErrors, SecretsEditor, secretsPayload, type SecretRow } from "./SecretsEditor";
 import { useTitle } from "../components/useTitle";
+import { checkArchive } from "./archive";
+import { ArchiveField, CONFIG_PATH_HINT, UploadProgress, useArchiveUpload } from "./UploadSource";
 
-const SOURCES: { value: DeploymentSource; label: string; hint: string }[] = [
+/** An API source, or "upload": an internal_source deployment whose source is an archive sent from here. */
+type SourceChoice = DeploymentSource | "upload";
+
+const SOURCES: { value: SourceChoice; label: string; hint: string }[] = [
   { value: "internal_source", label: "Source (repository or path)", hint: "Built and run by this control plane." },
+  {
+    value: "upload",
+    label: "Upload a folder (.tar.gz or .zip)",
+    hint: "Your project, packed on this computer; built and run by this control plane.",
+  },
   { value: "internal_docker", label: "Image (this platform's registry)", hint: "An image pushed with a push token." },
   { value: "external_docker", label: "External runtime", hint: "A runtime you run yourself, at a URL." },
   { value: "github", label: "GitHub integration", hint: "A repository through an integration id." },
@@ -28,7 +38,7 @@ export function CreateDeployment() {
   useTitle("New deployment");
   const [form, setForm] = useState({
     name: "",
-    source: "internal_source" as DeploymentSource,
+    source: "internal_source" as SourceChoice,
     deployment_type: "dev",
     repo_url: "",
     integration_id: "",
@@ -44,6 +54,8 @@ export function CreateDeployment() {
     memory_mb: "",
   });
   const [secrets, setSecrets] = useState<SecretRow[]>([]);
+  const [archive, setArchive] = useState<File | null>(null);
+  const { progress, upload } = useArchiveUpload();
   // Which editor row each sent secret came from (the API's 422 names the sent index).
   const [secretIndexes, setSecretIndexes] = useState<number[]>([]);
   const [error, setError] = useState<unknown>(null);
@@ -53,8 +65,9 @@ export function CreateDeployment() {
   const errorFor = (...paths: string[]) => paths.map((path) => fields[path]).find(Boolean);
 
   const body = (sentSecrets: SecretRow[]): DeploymentCreate => {
-    const source = form.source;
-    const usesRepo = source === "internal_source" || source === "github";
+    // An upload is created without a revision, as `langgraph deploy` does; the archive's PATCH starts it.
+    const source = form.source === "upload" ? "internal_source" : form.source;
+    const usesRepo = form.source === "internal_source" || source === "github";
     const usesImage = source !== "internal_source" && source !== "github";
     const resource = clean({
       min_scale: numeric(form.min_scale),
@@ -94,10 +107,22 @@ export function CreateDeployment() {
         throw new ApiError(422, "Please correct the highlighted fields.", payload.problems);
       }
       setSecretIndexes(payload.indexes);
+      // A file that is no archive is refused here, before anything is created.
+      if (form.source === "upload") await checkArchive(archive);
       const created = await controlPlane.createDeployment(body(payload.secrets));
       // The runtime's key is answered this once: keep it for the playground, show it once.
       session.setRuntimeKey(created.id, created.api_key);
       session.showKeyOnce(created.id, created.api_key);
+      if (form.source === "upload") {
+        try {
+          if ((await upload(created.id, archive, form.config_path)) === "left") return;
+        } catch (caught) {
+          // The deployment exists: its page says why the archive was refused and takes another.
+          navigate(`/deployments/${created.id}`, { state: { uploadError: describe(caught) } });
+          return;
+        }
+      }
+      // Its page follows the new revision live.
       navigate(`/deployments/${created.id}`);
     } catch (caught) {
       setError(caught);
@@ -175,7 +200,19 @@ export function CreateDeployment() {
             />
           </>
         ) : null}
-        {source === "internal_source" ? (
+        {source === "upload" ? (
+          <>
+            <ArchiveField onChange={setArchive} error={errorFor("archive")} />
+            <Field
+              label="langgraph.json path"
+              value={form.config_path}
+              onChange={set("config_path")}
+              error={errorFor("source_revision_config.langgraph_config_path")}
+              hint={CONFIG_PATH_HINT}
+            />
+          </>
+        ) : null}
+        {source === "internal_source" || source === "upload" ? (
           <>
             <Field
               label="Install command"
@@ -240,10 +277,11 @@ export function CreateDeployment() {
           </div>
         </fieldset>
         <SecretsEditor rows={secrets} onChange={setSecrets} fields={fields} />
+        {progress ? <UploadProgress progress={progress} /> : null}
         <ErrorMessage error={error} />
         <div className="actions">
           <button type="submit" disabled={busy}>
-            {busy ? "Creating…" : "Create deployment"}
+            {busy ? (progress ? "Uploading…" : "Creating…") : "Create deployment"}
           </button>
         </div>
       </form>

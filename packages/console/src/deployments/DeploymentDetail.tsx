@@ -1,5 +1,5 @@
-import { useCallback, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { useCallback, useEffect, useState } from "react";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { controlPlane, type Deployment, type Revision } from "../api/control-plane";
 import { ApiError } from "../api/errors";
 import { session } from "../api/session";
@@ -12,10 +12,18 @@ import { RevisionTimeline } from "../revisions/RevisionTimeline";
 import { isMoving } from "../revisions/status";
 import { rowErrors, SecretsEditor, secretsPayload, type SecretRow } from "./SecretsEditor";
 import { useTitle } from "../components/useTitle";
+import { DeployUpload } from "./UploadSource";
 
 export function DeploymentDetail() {
   const { deploymentId = "" } = useParams();
   const navigate = useNavigate();
+  // The create form's upload, when the control plane refused its archive after the deployment was made:
+  // kept here, and taken out of the history entry so that a reload does not show it again.
+  const location = useLocation();
+  const [uploadError] = useState((location.state as { uploadError?: string } | null)?.uploadError);
+  useEffect(() => {
+    if (uploadError) navigate(location.pathname, { replace: true, state: null });
+  }, [uploadError, navigate, location.pathname]);
   const [deployment, setDeployment] = useState<Deployment | null>(null);
   const [revisions, setRevisions] = useState<Revision[]>([]);
   const [error, setError] = useState<unknown>(null);
@@ -112,7 +120,11 @@ export function DeploymentDetail() {
         <dt>Runtime URL</dt>
         <dd className="url">{url ? <ExternalUrl url={url} /> : "not deployed yet"}</dd>
         <dt>Repository</dt>
-        <dd>{deployment.source_config.repo_url ?? deployment.source_revision_config.image_uri ?? "—"}</dd>
+        <dd>
+          {deployment.source_config.repo_url ??
+            deployment.source_revision_config.image_uri ??
+            (deployment.source_revision_config.source_tarball_path ? "an uploaded archive" : "—")}
+        </dd>
         <dt>Reference</dt>
         <dd>{deployment.source_revision_config.repo_ref ?? "—"}</dd>
         <dt>Type</dt>
@@ -149,6 +161,9 @@ export function DeploymentDetail() {
         <dd>{formatTime(deployment.created_at)}</dd>
       </dl>
       <SecretsPanel deployment={deployment} onSaved={load} />
+      {deployment.source === "internal_source" && !deployment.source_config.repo_url ? (
+        <DeployUpload deployment={deployment} initialError={uploadError} onDeployed={load} />
+      ) : null}
       <h2>Revisions</h2>
       <RevisionTimeline
         deployment={deployment}

@@ -22,7 +22,10 @@ export class UploadService {
     private readonly options: UploadServiceOptions,
   ) {}
 
-  async uploadUrl(tenantId: string, deploymentId: string): Promise<{ upload_url: string; object_path: string }> {
+  async uploadUrl(
+    tenantId: string,
+    deploymentId: string,
+  ): Promise<{ upload_url: string; object_path: string; max_bytes: number }> {
     const row = await this.deployments.find(tenantId, deploymentId);
     if (!row) throw notFound(deploymentId);
     if (row.source !== "internal_source") {
@@ -35,6 +38,8 @@ export class UploadService {
     return {
       upload_url: `${this.options.publicUrl.replace(/\/$/, "")}/v2/uploads/${token}`,
       object_path: this.store.objectPath(deploymentId, uploadId),
+      // Clients (the console) refuse a larger file before sending it.
+      max_bytes: this.store.maxBytes,
     };
   }
 

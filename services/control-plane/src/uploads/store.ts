@@ -2,7 +2,8 @@
 // and kept by an UploadStorage (a directory, or an S3-compatible bucket). An upload is streamed to a
 // partial file in UPLOADS_DIR (never held in memory), counted against the size limit, checked (gzip,
 // and a tar whose entries are plain files and directories inside its root), then handed to the
-// storage; a URL's second use finds its object there and is refused.
+// storage; a URL's second use finds its object there and is refused. A zip (the console's uploads)
+// is unpacked with the same rules (zip.ts) and kept as the gzip tarball of its contents.
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
@@ -11,6 +12,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { ConflictError, HttpError, invalid } from "@lgp/server-kit";
 import { DiskStorage, S3Storage, type UploadStorage } from "./storage";
+import { looksLikeZip, unpackZip } from "./zip";
 
 const REPO_ROOT = path.resolve(__dirname, "../../../..");
 
@@ -18,6 +20,9 @@ const REPO_ROOT = path.resolve(__dirname, "../../../..");
 export function uploadsDirOf(config: { UPLOADS_DIR?: string }): string {
   return config.UPLOADS_DIR ?? path.join(REPO_ROOT, ".data/uploads");
 }
+
+/** A zip may unpack to at most this many times the upload limit (a zip bomb stops there). */
+export const ZIP_UNPACK_RATIO = 10;
 
 const OBJECT_PATH = /^uploads\/([0-9a-f-]{36})\/([0-9a-f-]{36})\.tar\.gz$/;
 
@@ -97,20 +102,49 @@ export class UploadStore {
           for await (const chunk of source) {
             bytes += chunk.length;
             if (bytes > limit) throw new HttpError(413, `The upload is larger than ${limit} bytes`);
-            if (head.length < 2) head = Buffer.concat([head, chunk.subarray(0, 2)]);
+            if (head.length < 4) head = Buffer.concat([head, chunk.subarray(0, 4 - head.length)]);
             yield chunk;
           }
         },
         createWriteStream(partial, { flags: "wx" }),
       );
-      if (head[0] !== 0x1f || head[1] !== 0x8b) throw new HttpError(415, "The upload is not a gzip tarball");
-      await checkTarball(partial);
-      await this.storage.put(key, partial);
+      let tarball = partial;
+      if (looksLikeZip(head)) {
+        tarball = `${partial}.tar.gz`;
+        await tarballOfZip(partial, tarball, limit * ZIP_UNPACK_RATIO);
+      } else if (head[0] !== 0x1f || head[1] !== 0x8b) {
+        throw new HttpError(415, "The upload is neither a gzip tarball (.tar.gz) nor a zip archive (.zip)");
+      }
+      await checkTarball(tarball);
+      await this.storage.put(key, tarball);
       return { bytes };
     } finally {
       await rm(partial, { force: true });
+      await rm(`${partial}.tar.gz`, { force: true });
     }
   }
+}
+
+/** The gzip tarball of a zip's contents, unpacked (checked) into a scratch folder beside it. */
+async function tarballOfZip(zip: string, tarball: string, maxUnpackedBytes: number): Promise<void> {
+  const scratch = `${zip}.unpacked`;
+  await mkdir(scratch);
+  try {
+    await unpackZip(zip, scratch, maxUnpackedBytes);
+    await run("tar", ["-czf", tarball, "-C", scratch, "."], "packing the zip's contents");
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function run(command: string, args: string[], what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (chunk) => (err += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${what} failed: ${err.trim()}`))));
+  });
 }
 
 /** Lists the tarball (`tar -tvzf`): only files and directories, every name inside the root. */
@@ -133,14 +167,19 @@ async function checkTarball(file: string): Promise<void> {
     child.on("error", reject);
     child.on("close", () => resolve(out));
   });
-  for (const line of listing.split("\n").filter(Boolean)) {
-    if (line[0] !== "-" && line[0] !== "d")
-      throw invalid(
-        ["body"],
-        `The tarball holds a link or special file (${line.slice(0, 1)}): only files and directories are accepted`,
-      );
-  }
-  for (const name of names.split("\n").filter(Boolean)) {
+  // Both listings come in the tarball's order: the n-th type letter is the n-th name's.
+  const entries = names.split("\n").filter(Boolean);
+  listing
+    .split("\n")
+    .filter(Boolean)
+    .forEach((line, index) => {
+      if (line[0] !== "-" && line[0] !== "d")
+        throw invalid(
+          ["body"],
+          `The tarball holds a link or special file (${entries[index] ?? line.slice(0, 1)}): only files and directories are accepted`,
+        );
+    });
+  for (const name of entries) {
     if (name.startsWith("/") || name.split("/").includes(".."))
       throw invalid(["body"], `The tarball holds a path outside its root: ${name}`);
   }
