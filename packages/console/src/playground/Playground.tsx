@@ -3,13 +3,16 @@ import { Client } from "@langchain/langgraph-sdk";
 import { Link, Navigate, NavLink, Route, Routes, useParams, useSearchParams } from "react-router";
 import { controlPlane, type Deployment } from "../api/control-plane";
 import { session } from "../api/session";
+import { localRuntime } from "../local-runtime/useLocalRuntime";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Field } from "../components/Field";
 import { SelectField } from "../components/SelectField";
 import { Assistants } from "./Assistants";
 import { Chat } from "./Chat";
 import { GraphView } from "./GraphView";
+import { Debugger } from "./debug/Debugger";
 import { Threads } from "./Threads";
+import { StoreBrowser } from "./store/StoreBrowser";
 import { isRefusal, RuntimeContext, useAssistants, useRuntime } from "./runtime";
 import { useTitle } from "../components/useTitle";
 
@@ -31,8 +34,17 @@ export function Playground() {
     setRefused(false);
     setRuntimeKey(key);
   };
+  // No key in this tab yet: the local runtime's the control plane hands over, when this is it.
+  const [askingLocal, setAskingLocal] = useState(!runtimeKey);
   useEffect(() => {
     controlPlane.getDeployment(deploymentId).then(setDeployment, setError);
+    if (session.runtimeKey(deploymentId)) return;
+    localRuntime()
+      .then((local) => {
+        if (local?.deployment_id === deploymentId) setRuntimeKey(local.api_key);
+      })
+      .catch(() => undefined) // the key form is the way then
+      .finally(() => setAskingLocal(false));
   }, [deploymentId]);
   const apiUrl = deployment?.source_config.custom_url?.replace(/\/+$/, "") ?? null;
   const client = useMemo(
@@ -40,7 +52,8 @@ export function Playground() {
     [apiUrl, runtimeKey],
   );
 
-  if (!deployment) return error ? <ErrorMessage error={error} /> : <p aria-busy="true">Loading…</p>;
+  if (!deployment || (askingLocal && !runtimeKey))
+    return error ? <ErrorMessage error={error} /> : <p aria-busy="true">Loading…</p>;
   const back = (
     <p>
       <Link to={`/deployments/${deploymentId}`}>← {deployment.name}</Link>
@@ -93,6 +106,8 @@ function PlaygroundBody({ onKeyRefused }: { onKeyRefused: () => void }) {
     ["assistants", "Assistants"],
     ["threads", "Threads"],
     ["graph", "Graph"],
+    ["debug", "Debug"],
+    ["store", "Store"],
   ];
   return (
     <>
@@ -131,6 +146,8 @@ function PlaygroundBody({ onKeyRefused }: { onKeyRefused: () => void }) {
           />
           <Route path="threads" element={<Threads key={assistant.assistant_id} assistant={assistant} />} />
           <Route path="graph" element={<GraphView key={assistant.assistant_id} assistant={assistant} />} />
+          <Route path="debug" element={<Debugger key={assistant.assistant_id} assistant={assistant} />} />
+          <Route path="store" element={<StoreBrowser />} />
         </Routes>
       ) : assistants ? (
         <p className="empty">This runtime has no assistants.</p>

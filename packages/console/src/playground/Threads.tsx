@@ -1,17 +1,19 @@
-import { useCallback, useEffect, useState } from "react";
-import type { Assistant, Thread, ThreadState, ThreadStatus } from "@langchain/langgraph-sdk";
-import { Link, useSearchParams } from "react-router";
+import { useEffect, useState } from "react";
+import type { Assistant, Thread, ThreadStatus } from "@langchain/langgraph-sdk";
+import { useSearchParams } from "react-router";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { SelectField } from "../components/SelectField";
 import { formatTime } from "../components/time";
-import { pretty, useRuntime } from "./runtime";
+import { useRuntime } from "./runtime";
+import { ThreadDetail } from "./threads/ThreadDetail";
 
 const PAGE = 20;
 const STATUSES = ["idle", "busy", "interrupted", "error"];
 
 /**
  * The threads the assistant ran on (its id is in their metadata; filtered by status, paged), and
- * one thread's state and checkpoints: opening one in the chat continues it with the same assistant.
+ * one thread's state and timeline (threads/): opening one in the chat continues it with the same
+ * assistant.
  */
 export function Threads({ assistant }: { assistant: Assistant }) {
   const { client } = useRuntime();
@@ -73,65 +75,5 @@ export function Threads({ assistant }: { assistant: Assistant }) {
       </nav>
       {selected ? <ThreadDetail key={selected} threadId={selected} assistant={assistant} /> : null}
     </div>
-  );
-}
-
-function ThreadDetail({ threadId, assistant }: { threadId: string; assistant: Assistant }) {
-  const { client, deploymentId } = useRuntime();
-  const [state, setState] = useState<ThreadState | null>(null);
-  const [history, setHistory] = useState<ThreadState[]>([]);
-  const [error, setError] = useState<unknown>(null);
-  const load = useCallback(async () => {
-    try {
-      const [current, past] = await Promise.all([
-        client.threads.getState(threadId),
-        client.threads.getHistory(threadId, { limit: 20 }),
-      ]);
-      setState(current);
-      setHistory(past);
-      setError(null);
-    } catch (caught) {
-      setError(caught);
-    }
-  }, [client, threadId]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  const chat = new URLSearchParams({ assistant: assistant.assistant_id, thread: threadId });
-  return (
-    <section className="card" aria-label="Thread">
-      <div className="heading">
-        <h3>
-          Thread <code>{threadId}</code>
-        </h3>
-        <Link to={{ pathname: `/deployments/${deploymentId}/playground/chat`, search: chat.toString() }}>
-          Open in chat
-        </Link>
-      </div>
-      <ErrorMessage error={error} />
-      {state ? (
-        <>
-          <h4>State</h4>
-          <p className="hint">
-            next: {state.next.length ? state.next.join(", ") : "nothing (finished)"}; checkpoint{" "}
-            <code>{state.checkpoint?.checkpoint_id ?? "—"}</code>
-          </p>
-          <pre className="json" aria-label="State values">
-            {pretty(state.values)}
-          </pre>
-        </>
-      ) : null}
-      <h4>History (newest first)</h4>
-      <ol className="checkpoints" aria-label="Checkpoints">
-        {history.map((item) => (
-          <li key={item.checkpoint?.checkpoint_id}>
-            <code>{item.checkpoint?.checkpoint_id?.slice(0, 13)}</code> step {String(item.metadata?.step ?? "?")}{" "}
-            {String(item.metadata?.source ?? "")} → next {item.next.join(", ") || "—"}{" "}
-            <span className="when">{formatTime(item.created_at)}</span>
-            {item.tasks.some((task) => task.interrupts?.length) ? <span className="tag">interrupted</span> : null}
-          </li>
-        ))}
-      </ol>
-    </section>
   );
 }
