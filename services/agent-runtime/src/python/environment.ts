@@ -11,6 +11,7 @@ import { createInterface } from "node:readline";
 import { ConfigError } from "@lgp/server-kit";
 import type { GraphProject } from "../graphs/config";
 import { HOST_PACKAGE_DIR } from "./host";
+import { retargetScripts } from "./scripts";
 
 /** What of langgraph.json shapes the environment. */
 export interface PythonProjectSettings {
@@ -191,6 +192,7 @@ export async function preparePythonEnvironment(
     const existing = await readFile(path.join(candidate, MARKER), "utf8").catch(() => undefined);
     const interpreter = path.join(candidate, "bin", "python");
     if (existing && (JSON.parse(existing) as { hash?: string }).hash === hash && existsSync(interpreter)) {
+      await retargetScripts(candidate, candidate); // one an earlier version made may name its side folder
       options.log(`reusing the Python environment in ${candidate}`);
       return { python: interpreter, pythonPath: plan.pythonPath };
     }
@@ -226,6 +228,7 @@ export async function preparePythonEnvironment(
             .slice(-3)
             .join(" ") || pip.output.slice(-3).join(" ")),
       );
+    await retargetScripts(building, dir);
     await writeFile(
       path.join(building, MARKER),
       JSON.stringify({

@@ -1,6 +1,7 @@
 // Projects whose dependencies resolve the same share one Python environment, whatever their
 // folders are called: a second project on the examples' package reuses the examples' environment
 // instead of making another (a minute or two of pip each time).
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,4 +22,10 @@ test("a project with the same dependencies reuses the environment another projec
   } finally {
     rmSync(other, { recursive: true, force: true });
   }
+}, 300_000);
+
+test("an environment's console scripts run where it lies (it was made in a side folder and moved)", async () => {
+  const { python } = await examplesEnvironment();
+  const pip = path.join(path.dirname(python), "pip");
+  expect(execFileSync(pip, ["--version"], { encoding: "utf8" })).toMatch(/^pip \d+/);
 }, 300_000);
