@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { refusalOf } from "./outbound/fetch";
 
 /** A free TCP port on `host` (asked of the OS). */
 export function freePort(host = "127.0.0.1"): Promise<number> {
@@ -14,14 +15,20 @@ export function freePort(host = "127.0.0.1"): Promise<number> {
 }
 
 /** Polls `url` until it answers 2xx; false on timeout or as soon as `alive()` turns false. */
-export async function waitUntilOk(url: string, timeoutMs: number, alive: () => boolean = () => true): Promise<boolean> {
+export async function waitUntilOk(
+  url: string,
+  timeoutMs: number,
+  alive: () => boolean = () => true,
+  fetchImpl: (url: string, init: RequestInit) => Promise<Response> = fetch,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && alive()) {
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      const res = await fetchImpl(url, { signal: AbortSignal.timeout(2000) });
       if (res.ok) return true;
-    } catch {
-      // not listening yet
+    } catch (error) {
+      // not listening yet; a URL the outbound policy refuses will not be allowed later either
+      if (refusalOf(error)) return false;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -1,5 +1,6 @@
 // One webhook POST. Whether a failure is worth retrying is decided here, once, for both
 // dispatchers: network errors, timeouts, 408, 429 and 5xx are; other answers are final.
+import { refusalOf, type OutboundFetch } from "@lgp/server-kit";
 import { publishedOwnUrl } from "../http/own-url";
 
 export class WebhookDeliveryError extends Error {
@@ -28,11 +29,20 @@ function webhookTarget(url: string): string {
   return `${own}${url}`;
 }
 
-export async function deliverWebhook(webhook: string, body: string, timeoutMs: number): Promise<void> {
+/**
+ * One POST. `outbound`: the fetch for a URL given in the run (judged by the outbound policy; a
+ * refusal is final); a path of this runtime goes out with the plain fetch.
+ */
+export async function deliverWebhook(
+  webhook: string,
+  body: string,
+  timeoutMs: number,
+  outbound: OutboundFetch = fetch,
+): Promise<void> {
   const url = webhookTarget(webhook);
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await (webhook.startsWith("/") ? fetch : outbound)(url, {
       method: "POST",
       headers: { "content-type": "application/json", "user-agent": "langgraph-platform-webhooks" },
       body,
@@ -40,6 +50,8 @@ export async function deliverWebhook(webhook: string, body: string, timeoutMs: n
       redirect: "manual",
     });
   } catch (error) {
+    const refusal = refusalOf(error);
+    if (refusal) throw new WebhookDeliveryError(`POST ${redact(url)} refused: ${refusal}`, false);
     throw new WebhookDeliveryError(`POST ${redact(url)} failed: ${(error as Error).message}`, true);
   }
   // The receiver's answer is not read beyond its status; drain it so the socket is reused.

@@ -2,7 +2,7 @@
 // Redis, a task in this process without) and returns; retries back off exponentially.
 import { Queue, UnrecoverableError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import type { Logger } from "@lgp/server-kit";
+import type { Logger, OutboundFetch } from "@lgp/server-kit";
 import { redisConnection } from "../queue/redis";
 import { backoffDelay, deliverWebhook, redact, WebhookDeliveryError } from "./deliver";
 
@@ -21,6 +21,8 @@ export interface WebhookOptions {
   baseDelayMs: number;
   /** How long one POST may take. */
   timeoutMs: number;
+  /** The fetch for webhook URLs given in runs: the outbound policy's. */
+  outbound?: OutboundFetch;
   /** Called once per delivery when it is settled (delivered, or given up), in the delivering process. */
   onSettled?: (outcome: WebhookOutcome) => void;
 }
@@ -58,7 +60,7 @@ export class InProcessWebhookDispatcher implements WebhookDispatcher {
   startWorker(): void {}
 
   private attempt(delivery: WebhookDelivery, body: string, attempt: number): void {
-    const task = deliverWebhook(delivery.url, body, this.options.timeoutMs).then(
+    const task = deliverWebhook(delivery.url, body, this.options.timeoutMs, this.options.outbound).then(
       () => {
         this.logger.debug({ runId: delivery.runId, attempt }, "webhook delivered");
         this.options.onSettled?.({ delivery, delivered: true, attempts: attempt });
@@ -136,7 +138,12 @@ export class RedisWebhookDispatcher implements WebhookDispatcher {
       this.name,
       async (job: Job<WebhookDelivery>) => {
         try {
-          await deliverWebhook(job.data.url, JSON.stringify(job.data.payload), this.options.timeoutMs);
+          await deliverWebhook(
+            job.data.url,
+            JSON.stringify(job.data.payload),
+            this.options.timeoutMs,
+            this.options.outbound,
+          );
         } catch (error) {
           if (error instanceof WebhookDeliveryError && !error.retryable) throw new UnrecoverableError(error.message);
           throw error;

@@ -1,5 +1,5 @@
-import type { Logger } from "@lgp/server-kit";
-import { ConflictError, invalid, NotFoundError } from "@lgp/server-kit";
+import { ConflictError, invalid, NotFoundError, outboundFetch } from "@lgp/server-kit";
+import type { Logger, OutboundFetch, OutboundPolicy } from "@lgp/server-kit";
 import type { Db } from "../db";
 import type { SecretCipher } from "../secrets/cipher";
 import { OAuthRepository, type OAuthProvider } from "./repository";
@@ -37,6 +37,8 @@ export interface OAuthServiceOptions {
   frontendCallbackUrl: string;
   /** Accept providers at plain-http loopback URLs (development and tests only). */
   allowHttpLoopback: boolean;
+  /** What token endpoints may be (OUTBOUND_ALLOW, and loopback with allowHttpLoopback). */
+  outbound?: OutboundPolicy;
 }
 
 /** The longest a `wait` holds a request. */
@@ -93,9 +95,25 @@ export class OAuthService {
   private readonly vault: TokenVault;
   private readonly completions = new CompletionSignal();
 
+  /** Calls to token endpoints (a tenant's URLs) under the outbound policy. */
+  private readonly tokenFetch?: OutboundFetch;
+
   constructor(private readonly options: OAuthServiceOptions) {
     this.repository = new OAuthRepository(options.db);
-    this.vault = new TokenVault(this.repository, options.cipher, options.logger, options.allowHttpLoopback);
+    this.tokenFetch = options.outbound && outboundFetch(options.outbound);
+    this.vault = new TokenVault(
+      this.repository,
+      options.cipher,
+      options.logger,
+      options.allowHttpLoopback,
+      this.tokenFetch,
+    );
+  }
+  /** The server calls the token endpoint: a literal address the outbound policy refuses is a 422. */
+  private checkTokenUrl(url: string): string {
+    const refusal = this.options.outbound?.urlRefusal(url);
+    if (refusal) throw invalid(["body", "token_url"], `${refusal} (OUTBOUND_ALLOW can allow it)`);
+    return url;
   }
 
   // Providers
@@ -124,7 +142,7 @@ export class OAuthService {
         clientId: body.client_id,
         clientSecretEncrypted: body.client_secret ? this.options.cipher.encrypt(body.client_secret) : null,
         authUrl: checkEndpointUrl("auth_url", body.auth_url, this.options.allowHttpLoopback),
-        tokenUrl: checkEndpointUrl("token_url", body.token_url, this.options.allowHttpLoopback),
+        tokenUrl: this.checkTokenUrl(checkEndpointUrl("token_url", body.token_url, this.options.allowHttpLoopback)),
         issuer: checkIssuer(body.issuer) ?? null,
         usesPkce: body.uses_pkce ?? false,
         codeChallengeMethod: "S256",
@@ -164,7 +182,7 @@ export class OAuthService {
       tokenUrl:
         body.token_url === undefined
           ? undefined
-          : checkEndpointUrl("token_url", body.token_url, this.options.allowHttpLoopback),
+          : this.checkTokenUrl(checkEndpointUrl("token_url", body.token_url, this.options.allowHttpLoopback)),
       issuer: checkIssuer(body.issuer),
       usesPkce: body.uses_pkce,
       tokenEndpointAuthMethod: body.token_endpoint_auth_method,
@@ -280,7 +298,7 @@ export class OAuthService {
     for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value);
     try {
       const tokens = await exchangeCode(
-        providerEndpoint(this.options.cipher, provider, this.options.allowHttpLoopback),
+        providerEndpoint(this.options.cipher, provider, this.options.allowHttpLoopback, this.tokenFetch),
         params,
         query.state,
         this.redirectUri(provider.providerId),

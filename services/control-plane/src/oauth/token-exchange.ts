@@ -1,3 +1,4 @@
+import type { OutboundFetch } from "@lgp/server-kit";
 import { loadOAuthLib, type OAuthLib } from "./oauth-lib";
 
 /** What the token endpoint needs to know about a provider (secret already decrypted). */
@@ -10,6 +11,8 @@ export interface ProviderEndpoint {
   tokenEndpointAuthMethod: string;
   /** Plain http to a loopback address is allowed (OAUTH_ALLOW_HTTP_LOOPBACK). */
   allowHttpLoopback: boolean;
+  /** The fetch the token endpoint is called with: the outbound policy's (a tenant gave the URL). */
+  outbound?: OutboundFetch;
 }
 
 export interface TokenSet {
@@ -57,6 +60,7 @@ function endpoints(lib: OAuthLib, provider: ProviderEndpoint) {
   const options = {
     [lib.allowInsecureRequests]: provider.allowHttpLoopback && isLoopbackHttp(new URL(provider.tokenUrl)),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    ...(provider.outbound ? { [lib.customFetch]: provider.outbound } : {}),
   };
   return { as, client, clientAuth, options };
 }

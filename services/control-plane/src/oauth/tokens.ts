@@ -1,4 +1,4 @@
-import type { Logger } from "@lgp/server-kit";
+import type { Logger, OutboundFetch } from "@lgp/server-kit";
 import type { SecretCipher } from "../secrets/cipher";
 import type { OAuthProvider, OAuthRepository, TokenWithProvider } from "./repository";
 import { refreshTokens, TokenExchangeError, type ProviderEndpoint, type TokenSet } from "./token-exchange";
@@ -18,6 +18,7 @@ export function providerEndpoint(
   cipher: SecretCipher,
   provider: OAuthProvider,
   allowHttpLoopback: boolean,
+  outbound?: OutboundFetch,
 ): ProviderEndpoint {
   return {
     clientId: provider.clientId,
@@ -27,6 +28,7 @@ export function providerEndpoint(
     issuer: provider.issuer,
     tokenEndpointAuthMethod: provider.tokenEndpointAuthMethod,
     allowHttpLoopback,
+    outbound,
   };
 }
 
@@ -43,6 +45,7 @@ export class TokenVault {
     private readonly cipher: SecretCipher,
     private readonly logger: Logger,
     private readonly allowHttpLoopback: boolean,
+    private readonly outbound?: OutboundFetch,
   ) {}
 
   encrypt(tokens: TokenSet): { accessTokenEncrypted: string; refreshTokenEncrypted: string | null } {
@@ -73,7 +76,7 @@ export class TokenVault {
     let tokens: TokenSet;
     try {
       tokens = await refreshTokens(
-        providerEndpoint(this.cipher, row.provider, this.allowHttpLoopback),
+        providerEndpoint(this.cipher, row.provider, this.allowHttpLoopback, this.outbound),
         this.cipher.decrypt(row.refreshTokenEncrypted as string),
       );
     } catch (error) {

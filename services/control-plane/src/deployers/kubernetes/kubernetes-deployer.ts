@@ -1,4 +1,11 @@
-import { ConfigError, dropDatabase, ensureDatabase, type Logger } from "@lgp/server-kit";
+import {
+  ConfigError,
+  dropDatabase,
+  ensureDatabase,
+  outboundFetch,
+  type Logger,
+  type OutboundFetch,
+} from "@lgp/server-kit";
 import type { ControlPlaneConfig } from "../../config";
 import { imagePullAccess, type ImagePullAccess } from "../../registry/pull";
 import { registrySettingsOf } from "../../registry/settings";
@@ -45,6 +52,8 @@ export interface KubernetesDeployerOptions {
   rolloutGraceMs?: number;
   /** How long an external_docker revision's custom_url may take to answer /ok. */
   externalHealthTimeoutMs?: number;
+  /** The fetch for external_docker URLs (a tenant's): the outbound policy's. */
+  outbound?: OutboundFetch;
   workerCommand?: string[];
   /** The control plane's registry: images pushed there for a deployment are pulled with its pull credential. */
   registry?: ImagePullAccess;
@@ -108,7 +117,8 @@ export class KubernetesDeployer implements Deployer {
   ): Promise<DeployResult> {
     const external = externalUrlOf(deployment, revision);
     // Runs elsewhere (no image to run here): deployed once it answers.
-    if (external) return deployExternal(external, this.options.externalHealthTimeoutMs ?? 30_000, log);
+    if (external)
+      return deployExternal(external, this.options.externalHealthTimeoutMs ?? 30_000, log, this.options.outbound);
     const namespace = namespaceOf(deployment, this.options.defaultNamespace);
     const workload = this.workloadOf(deployment, revision, build);
     const { registry } = this.options;
@@ -238,7 +248,7 @@ export class KubernetesDeployer implements Deployer {
 
   async health(deployment: DeploymentTarget, revision: RevisionTarget): Promise<"healthy" | "unhealthy" | "unknown"> {
     const external = externalUrlOf(deployment, revision);
-    if (external) return healthAt(external);
+    if (external) return healthAt(external, this.options.outbound);
     const namespace = namespaceOf(deployment, this.options.defaultNamespace);
     try {
       const api = await this.cluster.read<K8s.V1Deployment>(deploymentRef(namespace, resourceNames(deployment).api));
@@ -393,6 +403,7 @@ export function createKubernetesDeployer(config: ControlPlaneConfig, logger: Log
     redisUrl,
     progressDeadlineSeconds: config.K8S_PROGRESS_DEADLINE_SECONDS,
     registry: registry && imagePullAccess(registry),
+    outbound: outboundFetch(config.OUTBOUND_ALLOW),
     logger: logger.child({ deployer: "kubernetes" }),
   });
 }

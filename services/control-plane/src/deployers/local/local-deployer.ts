@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { UploadStore } from "../../uploads/store";
-import { dropDatabase, ensureDatabase, type Logger } from "@lgp/server-kit";
+import { dropDatabase, ensureDatabase, type Logger, type OutboundFetch } from "@lgp/server-kit";
 import {
   DeployerError,
   type BuildResult,
@@ -35,6 +35,8 @@ export interface LocalDeployerOptions {
   commandTimeoutMs?: number;
   /** How long an external_docker URL may take to answer /ok. */
   healthTimeoutMs?: number;
+  /** The fetch for external_docker URLs (a tenant's): the outbound policy's. */
+  outbound?: OutboundFetch;
   /** LOG_LEVEL of the runtimes (a deployment secret named LOG_LEVEL overrides it). */
   runtimeLogLevel?: string;
   /** The agent runtime entry point; default this repository's services/agent-runtime. */
@@ -144,7 +146,7 @@ export class LocalDeployer implements Deployer {
       const url = stringOf(deployment.sourceConfig.custom_url);
       if (!url)
         throw new DeployerError("an external_docker revision needs source_config.custom_url to be deployed locally");
-      return deployExternal(url, this.options.healthTimeoutMs ?? 30_000, log);
+      return deployExternal(url, this.options.healthTimeoutMs ?? 30_000, log, this.options.outbound);
     }
     if (deployment.source === "internal_docker") {
       throw new DeployerError(
@@ -198,7 +200,8 @@ export class LocalDeployer implements Deployer {
         ? stringOf(deployment.sourceConfig.custom_url)
         : this.processes.url(revision.id);
     if (!url) return "unhealthy";
-    return healthAt(url);
+    // Only a tenant's URL is judged by the outbound policy; this deployer's own runtimes are on loopback.
+    return healthAt(url, deployment.source === "external_docker" ? this.options.outbound : undefined);
   }
 
   async retire(deployment: DeploymentTarget, revision: RevisionTarget, log: RevisionLog): Promise<void> {
