@@ -1,7 +1,7 @@
 // Where `npm start` (scripts/start.ts) keeps what its embedded mode makes: its data folder
 // (DATA_DIR, `.data` in the repository), the secrets it generated there, and its PostgreSQL's
 // port (EMBEDDED_POSTGRES_PORT). The start uses it, and so do the tools run beside it (the tenants
-// command), which then need no database URL.
+// and secrets:rotate commands), which then need no database URL or key.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -20,10 +20,16 @@ export function embeddedPostgresUrl(password: string, database: string, env: Nod
   return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${embeddedPostgresPort(env)}/${database}`;
 }
 
-/** The URL of a database of the embedded PostgreSQL, when `npm start` has made one here (its secrets say). */
-export function embeddedDatabaseUrl(database: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+/** One of the secrets `npm start` keeps in its data folder (`SECRETS_ENCRYPTION_KEY`...), if it has it. */
+export function embeddedSecret(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const file = path.join(embeddedDataDir(env), "secrets.json");
   if (!existsSync(file)) return undefined;
-  const { POSTGRES_PASSWORD: password } = JSON.parse(readFileSync(file, "utf8")) as { POSTGRES_PASSWORD?: unknown };
-  return typeof password === "string" ? embeddedPostgresUrl(password, database, env) : undefined;
+  const value = (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>)[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The URL of a database of the embedded PostgreSQL, when `npm start` has made one here (its secrets say). */
+export function embeddedDatabaseUrl(database: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const password = embeddedSecret("POSTGRES_PASSWORD", env);
+  return password === undefined ? undefined : embeddedPostgresUrl(password, database, env);
 }

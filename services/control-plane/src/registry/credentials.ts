@@ -2,7 +2,7 @@
 // `langgraph deploy` logs in with; expires) or a pull credential (what a cluster pulls a
 // deployment's images with; no expiry, valid while the deployment exists). Both name one
 // deployment of one tenant and are signed with a key of their own purpose.
-import { purposeKey, signClaims, verifyClaims } from "../secrets/signed-token";
+import { purposeKey, purposeKeys, signClaims, verifyClaims, type PurposeKeys } from "../secrets/signed-token";
 
 export type RegistryAction = "pull" | "push";
 
@@ -14,8 +14,15 @@ export interface RegistryCredential {
   expiresAt?: number;
 }
 
+const PURPOSE = "lgp-registry-credential-v1";
+
 export function credentialKey(secretsKey: string): Buffer {
-  return purposeKey(secretsKey, "lgp-registry-credential-v1");
+  return purposeKey(secretsKey, PURPOSE);
+}
+
+/** Credentials signed under SECRETS_ENCRYPTION_OLD_KEYS still verify while those keys are configured. */
+export function credentialKeys(config: Parameters<typeof purposeKeys>[0]): PurposeKeys {
+  return purposeKeys(config, PURPOSE);
 }
 
 export function signCredential(credential: RegistryCredential, key: Buffer): string {
@@ -32,10 +39,10 @@ export function signCredential(credential: RegistryCredential, key: Buffer): str
 
 export function verifyCredential(
   token: string,
-  key: Buffer,
+  keys: Buffer | readonly Buffer[],
   now = Date.now(),
 ): RegistryCredential | "invalid" | "expired" {
-  const claims = verifyClaims(token, key);
+  const claims = verifyClaims(token, keys);
   if (!claims) return "invalid";
   const { t, d, a, e } = claims;
   if (typeof t !== "string" || typeof d !== "string" || !Array.isArray(a)) return "invalid";

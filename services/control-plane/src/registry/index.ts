@@ -1,6 +1,6 @@
 export { RegistryService, REGISTRY_JWT_TTL_SECONDS } from "./service";
 export { registryRouter } from "./routes";
-export { credentialKey, signCredential, verifyCredential } from "./credentials";
+export { credentialKey, credentialKeys, signCredential, verifyCredential } from "./credentials";
 export { tokenSigningKey, libtrustKeyId } from "./jwt";
 export { registrySettingsOf, splitRegistryUrl, type RegistrySettings } from "./settings";
 export { imagePullAccess, type ImagePullAccess, type PullCredential } from "./pull";

@@ -110,7 +110,8 @@ export class RegistryService {
     if (!match) throw refuse("Log in with a push token or pull credential as the password");
     const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
     const password = decoded.slice(decoded.indexOf(":") + 1);
-    const credential = verifyCredential(password, this.settings!.credentialKey);
+    const { credentialKey, oldCredentialKeys = [] } = this.settings!;
+    const credential = verifyCredential(password, [credentialKey, ...oldCredentialKeys]);
     if (credential === "invalid") throw refuse("This registry credential is not valid");
     if (credential === "expired")
       throw refuse("This push token has expired: ask for a new one (POST /v2/deployments/{id}/push-token)");

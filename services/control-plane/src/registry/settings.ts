@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "@lgp/server-kit";
 import type { ControlPlaneConfig } from "../config";
-import { credentialKey } from "./credentials";
+import { credentialKeys } from "./credentials";
 import { tokenSigningKey, type TokenSigningKey } from "./jwt";
 import { deploymentRepositoryPrefix } from "./scope";
 
@@ -15,6 +15,8 @@ export interface RegistrySettings {
   signingKey: TokenSigningKey;
   /** The HMAC key of push tokens and pull credentials. */
   credentialKey: Buffer;
+  /** Those of SECRETS_ENCRYPTION_OLD_KEYS: credentials they signed still verify (see secrets/signed-token.ts). */
+  oldCredentialKeys?: Buffer[];
   pushTokenTtlMs: number;
 }
 
@@ -40,12 +42,14 @@ export function registrySettingsOf(config: ControlPlaneConfig): RegistrySettings
   } catch (error) {
     throw new ConfigError(`REGISTRY_TOKEN_KEY_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
   }
+  const keys = credentialKeys(config);
   return {
     url: config.REGISTRY_URL,
     service: config.REGISTRY_SERVICE,
     issuer: config.REGISTRY_TOKEN_ISSUER,
     signingKey: tokenSigningKey(pem),
-    credentialKey: credentialKey(config.SECRETS_ENCRYPTION_KEY),
+    credentialKey: keys.current,
+    oldCredentialKeys: keys.old,
     pushTokenTtlMs: config.REGISTRY_PUSH_TOKEN_TTL_SECONDS * 1000,
   };
 }

@@ -5,13 +5,15 @@ import type { Readable } from "node:stream";
 import { BadRequestError, ForbiddenError, HttpError } from "@lgp/server-kit";
 import type { DeploymentRepository } from "../deployments/repository";
 import { notFound } from "../deployments/service";
+import type { PurposeKeys } from "../secrets/signed-token";
 import { signUpload, verifyUpload } from "./signing";
 import type { UploadStore } from "./store";
 
 export interface UploadServiceOptions {
   /** The control plane's URL as clients reach it (upload URLs point there). */
   publicUrl: string;
-  key: Buffer;
+  /** Signs upload URLs; URLs the old keys signed are accepted until they expire. */
+  keys: PurposeKeys;
   ttlMs: number;
 }
 
@@ -34,7 +36,10 @@ export class UploadService {
       );
     }
     const uploadId = randomUUID();
-    const token = signUpload({ deploymentId, uploadId, expiresAt: Date.now() + this.options.ttlMs }, this.options.key);
+    const token = signUpload(
+      { deploymentId, uploadId, expiresAt: Date.now() + this.options.ttlMs },
+      this.options.keys.current,
+    );
     return {
       upload_url: `${this.options.publicUrl.replace(/\/$/, "")}/v2/uploads/${token}`,
       object_path: this.store.objectPath(deploymentId, uploadId),
@@ -48,7 +53,7 @@ export class UploadService {
     declaredBytes: number | undefined,
     body: Readable,
   ): Promise<{ object_path: string; bytes: number }> {
-    const grant = verifyUpload(token, this.options.key);
+    const grant = verifyUpload(token, [this.options.keys.current, ...this.options.keys.old]);
     if (grant === "invalid") throw new ForbiddenError("This upload URL is not valid");
     if (grant === "expired") throw new ForbiddenError("This upload URL has expired: ask for a new one");
     if (declaredBytes !== undefined && declaredBytes > this.store.maxBytes)
