@@ -15,8 +15,9 @@ const NODE_CODES = new Set([
 ]);
 /** Prisma driver-adapter error kinds of the same faults. */
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+// "is not queryable": pg refusing a statement on a connection already lost or closing.
 const MESSAGES =
-  /Connection terminated|connection error|Connection is closed|timeout exceeded when trying to connect|Can't reach database server|Reached the max retries per request limit/i;
+  /Connection terminated|connection error|Connection is closed|is not queryable|timeout exceeded when trying to connect|Can't reach database server|Reached the max retries per request limit/i;
 
 interface ErrorLike {
   name?: unknown;

@@ -1,7 +1,6 @@
 import type { RequestHandler } from "express";
 import { ForbiddenError, UnauthorizedError } from "@lgp/server-kit";
-import type { Db } from "../db";
-import { resolveApiKey } from "../tenants/api-keys";
+import type { ApiKeyResolver } from "../tenants/key-cache";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -30,7 +29,8 @@ function publicOperations(apiSpec: Record<string, unknown>): { method: string; p
   return result;
 }
 
-export function apiKeyAuth(db: Db, apiSpec: Record<string, unknown>): RequestHandler {
+/** `keys`: the cached lookup (tenants/key-resolver.ts) in the service, or the database itself. */
+export function apiKeyAuth(keys: ApiKeyResolver, apiSpec: Record<string, unknown>): RequestHandler {
   const open = publicOperations(apiSpec);
   const guarded = /^\/v\d+\//;
   return async (req, _res, next) => {
@@ -40,7 +40,7 @@ export function apiKeyAuth(db: Db, apiSpec: Record<string, unknown>): RequestHan
       }
       const key = req.header("x-api-key");
       if (!key) throw new UnauthorizedError("Missing X-Api-Key header");
-      const resolved = await resolveApiKey(db, key);
+      const resolved = await keys.resolve(key);
       if (!resolved) throw new UnauthorizedError("Invalid API key");
       const tenantHeader = req.header("x-tenant-id");
       if (tenantHeader && tenantHeader !== resolved.tenantId) {

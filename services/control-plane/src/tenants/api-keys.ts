@@ -17,9 +17,14 @@ export interface ResolvedKey {
   apiKeyId: string;
 }
 
-export async function resolveApiKey(db: Db, key: string): Promise<ResolvedKey | null> {
-  const row = await db.apiKey.findUnique({ where: { keyHash: hashApiKey(key) }, select: { id: true, tenantId: true } });
+/** What the key with this hash belongs to; null: no such key. */
+export async function findApiKey(db: Db, keyHash: string): Promise<ResolvedKey | null> {
+  const row = await db.apiKey.findUnique({ where: { keyHash }, select: { id: true, tenantId: true } });
   return row ? { tenantId: row.tenantId, apiKeyId: row.id } : null;
+}
+
+export async function resolveApiKey(db: Db, key: string): Promise<ResolvedKey | null> {
+  return findApiKey(db, hashApiKey(key));
 }
 
 /** Creates a tenant (or finds it by name) and issues a key for it; the plain key is returned once. */
@@ -42,4 +47,26 @@ export async function createTenantKey(
 export async function ensureBootstrapKey(db: Db, key: string): Promise<string> {
   const { tenantId } = await createTenantKey(db, DEFAULT_TENANT_NAME, "bootstrap", key);
   return tenantId;
+}
+
+/** A tenant's keys as the CLI lists them (never the key: it is not stored). */
+export function listTenantKeys(db: Db, tenantId: string) {
+  return db.apiKey.findMany({
+    where: { tenantId },
+    orderBy: { createdAt: "asc" },
+    select: { prefix: true, name: true, createdAt: true },
+  });
+}
+
+/**
+ * Deletes one of a tenant's keys, named by the whole key or by the prefix `keys` lists; answers
+ * how many keys matched (a prefix two keys share deletes neither: say the whole key). Every
+ * control plane forgets it at once (the `api_key_changes` trigger).
+ */
+export async function revokeTenantKey(db: Db, tenantId: string, keyOrPrefix: string): Promise<number> {
+  const where =
+    keyOrPrefix.length > 8 ? { tenantId, keyHash: hashApiKey(keyOrPrefix) } : { tenantId, prefix: keyOrPrefix };
+  const matches = await db.apiKey.findMany({ where, select: { id: true } });
+  if (matches.length === 1) await db.apiKey.delete({ where: { id: matches[0].id } });
+  return matches.length;
 }

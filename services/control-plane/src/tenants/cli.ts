@@ -2,7 +2,10 @@
 //   npm run tenants -w services/control-plane -- create <name>     new tenant and its first key
 //   npm run tenants -w services/control-plane -- add-key <name>    another key for a tenant
 //   npm run tenants -w services/control-plane -- list              tenants and key counts
-// Keys are stored hashed: the plain key is printed once, here.
+//   npm run tenants -w services/control-plane -- keys <name>       a tenant's keys: prefix, name, created
+//   npm run tenants -w services/control-plane -- revoke-key <name> <key or prefix>
+// Keys are stored hashed: the plain key is printed once, here. A rotation: add-key, move the
+// clients to the new key, revoke-key the old one; every control plane refuses it at once.
 import path from "node:path";
 import { z } from "zod";
 import {
@@ -17,18 +20,23 @@ import {
   runMain,
 } from "@lgp/server-kit";
 import { createDb } from "../db";
-import { createTenantKey } from "./api-keys";
+import { createTenantKey, listTenantKeys, revokeTenantKey } from "./api-keys";
 
 const MIGRATIONS_DIR = path.resolve(__dirname, "../../../../prisma/control-plane/migrations");
-const USAGE = "usage: tenants create <name> | tenants add-key <name> [key-name] | tenants list";
+const USAGE =
+  "usage: tenants create <name> | tenants add-key <name> [key-name] | tenants list | tenants keys <name> | " +
+  "tenants revoke-key <name> <key or prefix>";
+const COMMANDS = ["create", "add-key", "list", "keys", "revoke-key"];
 const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export async function tenantsCli(argv: string[], out: (line: string) => void): Promise<void> {
   const [command, name, keyName] = argv;
-  if (!command || !["create", "add-key", "list"].includes(command)) throw new ConfigError(USAGE);
+  if (!command || !COMMANDS.includes(command)) throw new ConfigError(USAGE);
   if (command !== "list" && (!name || !NAME.test(name))) {
     throw new ConfigError(`${USAGE}\na tenant name is lowercase letters, digits and -`);
   }
+  if (command === "revoke-key" && !keyName)
+    throw new ConfigError(`${USAGE}\nname the key, or its prefix (tenants keys ${name})`);
   // Beside `npm start`, its embedded database; otherwise CONTROL_PLANE_DATABASE_URL.
   const embedded = process.env.CONTROL_PLANE_DATABASE_URL ? undefined : embeddedDatabaseUrl("control_plane");
   const url =
@@ -56,8 +64,21 @@ export async function tenantsCli(argv: string[], out: (line: string) => void): P
     const existing = await db.tenant.findUnique({ where: { name } });
     if (command === "create" && existing)
       throw new ConfigError(`tenant ${name} already exists (add a key with: tenants add-key ${name})`);
-    if (command === "add-key" && !existing)
+    if (command !== "create" && !existing)
       throw new ConfigError(`tenant ${name} does not exist (create it with: tenants create ${name})`);
+    if (command === "keys") {
+      for (const key of await listTenantKeys(db, existing!.id))
+        out(`${key.prefix}\t${key.name}\t${key.createdAt.toISOString()}`);
+      return;
+    }
+    if (command === "revoke-key") {
+      const matched = await revokeTenantKey(db, existing!.id, keyName);
+      if (matched === 0) throw new ConfigError(`tenant ${name} has no key ${keyName} (see: tenants keys ${name})`);
+      if (matched > 1)
+        throw new ConfigError(`${matched} keys of tenant ${name} start with ${keyName}: name the whole key to revoke`);
+      out(`revoked key ${keyName.slice(0, 8)} of tenant ${name}; every control plane refuses it from now`);
+      return;
+    }
     const { tenantId, apiKey } = await createTenantKey(db, name, keyName ?? (command === "create" ? "default" : "cli"));
     out(`tenant ${name} ${tenantId}`);
     out(`api key (shown once, send it as X-Api-Key): ${apiKey}`);
