@@ -6,6 +6,7 @@ import swaggerUi from "swagger-ui-express";
 import type { Logger } from "../logger";
 import { HttpError, ServiceUnavailableError, ValidationFailedError, type ValidationIssue } from "./errors";
 import { createMetrics, type ServiceMetrics } from "./metrics";
+import type { RateLimitMount } from "./rate-limit";
 import { rejectUnstorableText } from "./storable-text";
 import { isTransientError } from "../transient";
 import { defaultJsonContentType, nullAsAbsent } from "./tolerant";
@@ -36,6 +37,11 @@ export interface ServiceAppOptions {
   early?: RequestHandler[];
   /** Middleware before validation (authentication). */
   before?: RequestHandler[];
+  /**
+   * Rate limits per caller, checked after `early` and `before` (so after authentication, and with
+   * the body read) and after the probes, /metrics and the docs, which are never limited.
+   */
+  rateLimit?: RateLimitMount;
   /** Mounts the service's routes; runs after the contract validator. */
   routes: (app: Express) => void;
   /** Readiness: resolves when dependencies answer; throws otherwise. */
@@ -138,6 +144,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   if (options.tolerantInput) app.use(defaultJsonContentType);
   app.use(express.json({ limit: options.bodyLimit ?? "10mb", strict: false }));
   for (const handler of options.before ?? []) app.use(handler);
+  if (options.rateLimit) app.use(options.rateLimit.limiter.middleware(options.rateLimit, metrics));
   app.use(rejectUnstorableText);
   if (options.tolerantInput) app.use(nullAsAbsent(options.apiSpec));
   app.use(

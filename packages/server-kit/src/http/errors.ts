@@ -44,6 +44,13 @@ export class GoneError extends HttpError {
   }
 }
 
+/** 429 with `Retry-After` (and the RateLimit fields the limiter adds): a caller over its budget; nothing was done. */
+export class TooManyRequestsError extends HttpError {
+  constructor(detail: string, retryAfterSeconds: number, headers: Record<string, string> = {}) {
+    super(429, detail, { "Retry-After": String(retryAfterSeconds), ...headers });
+  }
+}
+
 /** 503 with `Retry-After`: a dependency (database, queue) is unreachable for now; nothing was done. */
 export class ServiceUnavailableError extends HttpError {
   constructor(detail: string, retryAfterSeconds = 2) {

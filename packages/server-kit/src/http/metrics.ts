@@ -6,6 +6,10 @@ export interface ServiceMetrics {
   httpErrors: Counter<"status">;
   /** 401 and 403 answers: a rising count is a client with a stale key or someone probing. */
   authRefusals: Counter<"status">;
+  /** 429s of the rate limiter, by policy ("requests", "runs", "deploys"). */
+  rateLimited: Counter<"policy">;
+  /** Requests let through unchecked because the limiter's Redis did not answer. */
+  rateLimitUnchecked: Counter;
 }
 
 /** One registry per service instance (tests run several apps in one process). */
@@ -32,5 +36,16 @@ export function createMetrics(service: string): ServiceMetrics {
     labelNames: ["status"] as const,
     registers: [registry],
   });
-  return { registry, httpDuration, httpErrors, authRefusals };
+  const rateLimited = new Counter({
+    name: "http_rate_limited_total",
+    help: "Requests refused with a 429 because the caller (tenant, API key, user) was over its budget, by policy",
+    labelNames: ["policy"] as const,
+    registers: [registry],
+  });
+  const rateLimitUnchecked = new Counter({
+    name: "http_rate_limit_unchecked_total",
+    help: "Requests let through without a rate limit check because Redis did not answer (the limiter fails open)",
+    registers: [registry],
+  });
+  return { registry, httpDuration, httpErrors, authRefusals, rateLimited, rateLimitUnchecked };
 }

@@ -30,7 +30,19 @@ export function presentedKey(
 
 /** Whether `key` hashes to one of `hashes` (compared in constant time). */
 export function isDeploymentKey(hashes: Buffer[], key: string | undefined): boolean {
-  if (!key) return false;
+  return matchingKeyHash(hashes, key) !== undefined;
+}
+
+/** The hash of `hashes` that `key` hashes to (compared in constant time, every one of them). */
+export function matchingKeyHash(hashes: Buffer[], key: string | undefined): Buffer | undefined {
+  if (!key) return undefined;
   const digest = createHash("sha256").update(key, "utf8").digest();
-  return hashes.some((hash) => timingSafeEqual(hash, digest));
+  let match: Buffer | undefined;
+  for (const hash of hashes) if (timingSafeEqual(hash, digest)) match = hash;
+  return match;
+}
+
+/** Names a deployment key where it is counted (rate limits): the start of its hash, never the key. */
+export function keyIdOf(hash: Buffer): string {
+  return hash.subarray(0, 12).toString("hex");
 }

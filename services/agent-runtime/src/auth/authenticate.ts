@@ -8,7 +8,7 @@
 // - neither: open (local development; main.ts says so loudly).
 import type { RequestHandler } from "express";
 import { HttpError, type Logger } from "@lgp/server-kit";
-import { isDeploymentKey, presentedKey } from "./api-keys";
+import { keyIdOf, matchingKeyHash, presentedKey } from "./api-keys";
 import type { AuthContext } from "./context";
 import type { CustomAuth } from "./custom-auth";
 import { standardRequest } from "../http/standard-request";
@@ -61,7 +61,11 @@ export function authenticateRequests(options: AuthenticationOptions): RequestHan
     };
     if (!customAuth) {
       const key = presentedKey(req.get("x-api-key"), req.get("authorization"));
-      if (isDeploymentKey(keyHashes ?? [], key)) return next();
+      const hash = matchingKeyHash(keyHashes ?? [], key);
+      if (hash) {
+        res.locals.apiKeyId = keyIdOf(hash);
+        return next();
+      }
       return refuse(
         refusal(401, key ? "Invalid API key" : "Missing API key: send it in the x-api-key header"),
         key ? "invalid API key" : "no API key",
@@ -69,8 +73,10 @@ export function authenticateRequests(options: AuthenticationOptions): RequestHan
     }
     const apiKey = req.get("x-api-key");
     if (studioKey && apiKey) {
-      if (!isDeploymentKey(keyHashes!, apiKey)) return refuse(refusal(401, "Invalid API key"), "invalid API key");
+      const hash = matchingKeyHash(keyHashes!, apiKey);
+      if (!hash) return refuse(refusal(401, "Invalid API key"), "invalid API key");
       res.locals.auth = STUDIO_USER_CONTEXT;
+      res.locals.apiKeyId = keyIdOf(hash);
       return next();
     }
     customAuth

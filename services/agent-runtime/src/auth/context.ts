@@ -33,6 +33,11 @@ export function authOf(res: Response): AuthContext | undefined {
   return res.locals.auth as AuthContext | undefined;
 }
 
+/** The deployment key a request was authenticated with (the start of its hash), when it was one. */
+export function apiKeyIdOf(res: Response): string | undefined {
+  return res.locals.apiKeyId as string | undefined;
+}
+
 /** What a run's graph sees of its caller: `config.configurable.langgraph_auth_user` and its kin. */
 export function authConfigurable(auth: AuthContext | undefined): Record<string, unknown> {
   if (!auth) return {};

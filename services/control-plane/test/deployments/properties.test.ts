@@ -7,7 +7,8 @@ import { sourceBody, startHarness, type Harness } from "./harness";
 let h: Harness;
 let existingId: string;
 beforeAll(async () => {
-  h = await startHarness();
+  // 300 creates and patches in a few seconds: far over a tenant's default deploy budget.
+  h = await startHarness({ env: { RATE_LIMIT_DEPLOYS_PER_MINUTE: "0" } });
   existingId = (await h.api.post("/v2/deployments").send(sourceBody("existing"))).body.id;
 });
 afterAll(async () => {
