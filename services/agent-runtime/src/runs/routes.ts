@@ -1,11 +1,12 @@
 import { Router } from "express";
-import { NotFoundError } from "@lgp/server-kit";
+import { idempotencyStarted, NotFoundError } from "@lgp/server-kit";
 import { authOf } from "../auth";
 import { runCallerOf } from "../http/settings";
 import { flag } from "../common/flags";
 import { serialize } from "../common/serde";
 import type { RunService } from "./service";
 import { toRun } from "./service";
+import { answerWhenEnded } from "./answers";
 import { sendEventStream } from "./sse";
 import { THREAD_STREAM_MODES, type ThreadStreamMode } from "./thread-stream";
 import type { RunStatus } from "./repository";
@@ -61,6 +62,8 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
           };
           return;
         }
+        // Stored and queued: a repeat of this request (same Idempotency-Key) joins this run.
+        await idempotencyStarted(res, { thread_id: run.thread_id, run_id: run.run_id });
         yield* runs.events(run, { signal, lastEventId: first.id });
       },
       {
@@ -76,16 +79,14 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
   router.post("/threads/:thread_id/runs/wait", async (req, res) => {
     const run = await runs.create(req.params.thread_id, req.body, runCallerOf(res));
     res.setHeader("Content-Location", `/threads/${run.thread_id}/runs/${run.run_id}`);
-    const controller = new AbortController();
-    res.on("close", () => {
-      if (!res.writableEnded) {
-        controller.abort();
-        if (req.body.on_disconnect === "cancel") void runs.cancel(run.thread_id, run.run_id).catch(() => undefined);
-      }
-    });
-    const outcome = await runs.join(run.thread_id, run.run_id, controller.signal);
-    if (controller.signal.aborted) return;
-    res.json(outcome.error ? { ...(outcome.values as object), __error__: outcome.error } : outcome.values);
+    await idempotencyStarted(res, { thread_id: run.thread_id, run_id: run.run_id });
+    await answerWhenEnded(
+      res,
+      (signal) => runs.join(run.thread_id, run.run_id, signal),
+      req.body.on_disconnect === "cancel"
+        ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
+        : undefined,
+    );
   });
 
   router.get("/threads/:thread_id/runs", async (req, res) => {

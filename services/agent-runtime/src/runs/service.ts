@@ -342,7 +342,7 @@ export class RunService {
    * has already ended yields nothing more than what its log still holds.
    */
   async *events(
-    run: RunRow,
+    run: Pick<RunRow, "run_id" | "status">,
     options: { lastEventId?: string; signal?: AbortSignal; modes?: string[] } = {},
   ): AsyncIterable<RunEvent> {
     const ended = !ACTIVE.includes(run.status);
@@ -374,6 +374,15 @@ export class RunService {
     })) {
       if (wanted(event.event)) yield event;
     }
+  }
+
+  /**
+   * A run by its id alone, for its events (an idempotent repeat joining it): a run whose row went
+   * with its thread (a stateless run's, deleted once the run ended) stands as ended, and its events
+   * are what its log still holds.
+   */
+  async eventSource(runId: string): Promise<Pick<RunRow, "run_id" | "status">> {
+    return (await this.deps.runs.findById(runId)) ?? { run_id: runId, status: "success" };
   }
 
   /** Waits for a run to end; answers the thread's values then (and the run's error, if any). */

@@ -1,4 +1,6 @@
 import { Router } from "express";
+import { idempotencyStarted } from "@lgp/server-kit";
+import { answerWhenEnded } from "../runs/answers";
 import { runCallerOf } from "../http/settings";
 import type { RunCreate, RunService } from "../runs/service";
 import { toRun } from "../runs/service";
@@ -24,6 +26,8 @@ export function statelessRouter(stateless: StatelessRunService, runs: RunService
   router.post("/runs/stream", async (req, res) => {
     const body = req.body as RunCreate;
     const run = await stateless.create(body, runCallerOf(res));
+    // A repeat of this request (same Idempotency-Key) joins this run.
+    await idempotencyStarted(res, { thread_id: run.thread_id, run_id: run.run_id });
     await sendEventStream(
       req,
       res,
@@ -39,16 +43,14 @@ export function statelessRouter(stateless: StatelessRunService, runs: RunService
     const body = req.body as RunCreate;
     const run = await stateless.create(body, { needValues: true, ...runCallerOf(res) });
     res.setHeader("Content-Location", `/threads/${run.thread_id}/runs/${run.run_id}`);
-    const controller = new AbortController();
-    res.on("close", () => {
-      if (!res.writableEnded) {
-        controller.abort();
-        if (body.on_disconnect === "cancel") void runs.cancel(run.thread_id, run.run_id).catch(() => undefined);
-      }
-    });
-    const outcome = await stateless.wait(run, controller.signal);
-    if (controller.signal.aborted) return;
-    res.json(outcome.error ? { ...(outcome.values as object), __error__: outcome.error } : outcome.values);
+    await idempotencyStarted(res, { thread_id: run.thread_id, run_id: run.run_id });
+    await answerWhenEnded(
+      res,
+      (signal) => stateless.wait(run, signal),
+      body.on_disconnect === "cancel"
+        ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
+        : undefined,
+    );
   });
 
   return router;

@@ -29,7 +29,7 @@ export class StatelessRunService {
    * Waits for the run to end and answers its last state values, read from its event log: the
    * thread itself may already be gone (deleted on completion) when the waiter reads.
    */
-  async wait(run: RunRow, signal?: AbortSignal): Promise<StatelessOutcome> {
+  async wait(run: Pick<RunRow, "run_id" | "status">, signal?: AbortSignal): Promise<StatelessOutcome> {
     let values: unknown = {};
     let error: StatelessOutcome["error"];
     for await (const event of this.runs.events(run, { signal })) {

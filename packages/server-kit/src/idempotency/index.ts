@@ -1,0 +1,3 @@
+export * from "./key";
+export * from "./storage";
+export * from "./middleware";
