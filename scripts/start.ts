@@ -49,6 +49,8 @@ interface EmbeddedSecrets {
   BOOTSTRAP_API_KEY: string;
   POSTGRES_PASSWORD: string;
   AGENT_RUNTIME_API_KEY: string;
+  /** Never generated: written by hand while rotating the key (README: Rotating the encryption key). */
+  SECRETS_ENCRYPTION_OLD_KEYS?: string;
 }
 
 function say(line: string): void {
@@ -66,6 +68,7 @@ function loadOrCreateSecrets(): EmbeddedSecrets {
     BOOTSTRAP_API_KEY: stored.BOOTSTRAP_API_KEY ?? newKey(),
     POSTGRES_PASSWORD: stored.POSTGRES_PASSWORD ?? randomBytes(18).toString("base64url"),
     AGENT_RUNTIME_API_KEY: stored.AGENT_RUNTIME_API_KEY ?? newKey(),
+    ...(stored.SECRETS_ENCRYPTION_OLD_KEYS ? { SECRETS_ENCRYPTION_OLD_KEYS: stored.SECRETS_ENCRYPTION_OLD_KEYS } : {}),
   };
   if (Object.keys(stored).length !== Object.keys(secrets).length) {
     writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
@@ -198,7 +201,13 @@ async function main(): Promise<void> {
     return child;
   };
 
-  const common = { REDIS_URL: process.env.REDIS_URL, LOG_LEVEL: process.env.LOG_LEVEL ?? "info" };
+  const common = {
+    REDIS_URL: process.env.REDIS_URL,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+    // On one machine, webhooks and external runtimes on this machine are the point: loopback is
+    // allowed (OUTBOUND_ALLOW= set empty refuses it as a deployed service does by default).
+    OUTBOUND_ALLOW: process.env.OUTBOUND_ALLOW ?? "loopback",
+  };
   const runtimeKey = process.env.AGENT_RUNTIME_API_KEY ?? secrets.AGENT_RUNTIME_API_KEY;
   const controlPlane = start("control plane", "services/control-plane/src/main.ts", {
     ...common,
@@ -206,6 +215,7 @@ async function main(): Promise<void> {
     CONTROL_PLANE_DATABASE_URL: controlPlaneDatabaseUrl,
     DEPLOYMENTS_DATABASE_URL: process.env.DEPLOYMENTS_DATABASE_URL ?? serverForDeployments.toString(),
     SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY ?? secrets.SECRETS_ENCRYPTION_KEY,
+    SECRETS_ENCRYPTION_OLD_KEYS: process.env.SECRETS_ENCRYPTION_OLD_KEYS ?? secrets.SECRETS_ENCRYPTION_OLD_KEYS,
     BOOTSTRAP_API_KEY: process.env.BOOTSTRAP_API_KEY ?? secrets.BOOTSTRAP_API_KEY,
     // The runtime below, as deployment "local" of the bootstrap tenant: the console opens its
     // playground with this key, which the control plane holds in memory only.

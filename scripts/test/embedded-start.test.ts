@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -123,6 +124,20 @@ describe("npm start (embedded mode)", () => {
       headers: { "X-Api-Key": acmeKey! },
     });
     expect(acme.status).toBe(200);
+    // A secret stored under the generated key, for the key rotation below.
+    const provider = await fetch(`http://127.0.0.1:${controlPlanePort}/v2/auth/providers`, {
+      method: "POST",
+      headers: { "X-Api-Key": key!, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        provider_id: "rotated",
+        name: "rotated",
+        client_id: "client",
+        client_secret: "client-secret-under-the-first-key",
+        auth_url: "https://provider.example.com/auth",
+        token_url: "https://provider.example.com/token",
+      }),
+    });
+    expect(provider.status).toBe(201);
     // PostgreSQL is outside the terminal's process group: Ctrl-C reaches it only through the
     // supervisor, after the services have stopped.
     const postmasterPid = Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
@@ -133,8 +148,26 @@ describe("npm start (embedded mode)", () => {
     expect(await portAnswers(postgresPort)).toBe(false);
     expect(await portAnswers(controlPlanePort)).toBe(false);
 
+    // The README's key rotation in embedded mode: a new key in .data/secrets.json, the old one
+    // among the old keys; the next start reads both, and the command finds database and keys itself.
+    const secretsFile = path.join(dataDir, "secrets.json");
+    const secrets = JSON.parse(readFileSync(secretsFile, "utf8")) as Record<string, string>;
+    secrets.SECRETS_ENCRYPTION_OLD_KEYS = secrets.SECRETS_ENCRYPTION_KEY!;
+    secrets.SECRETS_ENCRYPTION_KEY = randomBytes(32).toString("base64");
+    writeFileSync(secretsFile, JSON.stringify(secrets, null, 2));
+
     const second = await startPlatform(env);
     expect(second.output()).toContain("reusing PostgreSQL data");
+    const rotate = spawnSync("npm", ["run", "secrets:rotate", "-w", "services/control-plane"], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      encoding: "utf8",
+    });
+    expect(rotate.stdout).toMatch(/^re-encrypted [1-9]\d* ciphertexts in [1-9]\d* rows$/m);
+    expect(rotate.stdout).toMatch(/^0 of [1-9]\d* ciphertexts still need an old key$/m);
+    expect(rotate.status).toBe(0);
+    // The start kept the hand-written old key (it rewrites the file only to add a missing secret).
+    expect(JSON.parse(readFileSync(secretsFile, "utf8"))).toEqual(secrets);
     expect(second.output()).toContain(key);
     expect(second.output()).toContain(`agent runtime key  ${runtimeKey}`);
     expect(await stop(second)).toBe(0);

@@ -30,7 +30,9 @@ const RUN_AGAINST_NPM_START = [
   "api-key-hash",
   "mcp.mts",
   "a2a.mts",
+  "idempotent.mts",
   "tenants",
+  "secrets-rotate",
   "langgraph-deploy",
   "langgraph-deploy-logs",
 ];
@@ -137,6 +139,13 @@ describe("against npm start", () => {
     expect(stdout).toContain("echo: hello agent");
   });
 
+  test("idempotent.mts: a create-run retried with its Idempotency-Key is answered the first run", async () => {
+    const block = snippet("idempotent.mts", blocks);
+    const { stdout } = await saveAndRun(block);
+    expect(block.after).toContain("It prints `true 1`");
+    expect(stdout.trim()).toBe("true 1");
+  });
+
   test("npm run tenants: a tenant, a second key, the list", async () => {
     // This start uses the test's PostgreSQL, so the shell has CONTROL_PLANE_DATABASE_URL (the
     // README's "otherwise"); embedded-start.test.ts runs the same command beside the embedded one.
@@ -150,6 +159,15 @@ describe("against npm start", () => {
       expect(answer.status).toBe(200);
     }
     expect(stdout).toMatch(/^acme\t\S+\t2 key\(s\)$/m);
+  });
+
+  test("npm run secrets:rotate: a check, then a rotation with nothing under an old key", async () => {
+    // The keys come from npm start's .data/secrets.json (DATA_DIR), as the README says; the
+    // rotation itself is tested in services/control-plane/test/secrets.
+    const { stdout } = await paste(snippet("secrets-rotate", blocks));
+    expect(stdout.match(/^0 of \d+ ciphertexts still need an old key$/gm)).toHaveLength(2);
+    expect(stdout).toMatch(/^re-encrypted 0 ciphertexts in 0 rows$/m);
+    expect(stdout).toMatch(/^current key [0-9a-f]{12}; old keys: none$/m);
   });
 
   describe("the official CLI", () => {

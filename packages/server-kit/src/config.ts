@@ -1,6 +1,10 @@
 import { z } from "zod";
+import { OutboundPolicy } from "./outbound/policy";
 
 export class ConfigError extends Error {}
+
+/** Variables holding secrets (SECRETS_ENCRYPTION_KEY, SECRETS_ENCRYPTION_OLD_KEYS, BOOTSTRAP_API_KEY...). */
+const SECRET_VARIABLE = /(^|_)(KEYS?|SECRET|PASSWORD|TOKEN)$/;
 
 /**
  * Validates the environment against a zod object schema whose keys are variable names.
@@ -17,9 +21,9 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0] ?? "environment");
     const got = input[name];
-    throw new ConfigError(
-      `invalid ${name}: ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`,
-    );
+    // A key or password given wrong is still a secret: the line names the variable, not its value.
+    const shown = got === undefined || SECRET_VARIABLE.test(name) ? "" : ` (got ${JSON.stringify(got)})`;
+    throw new ConfigError(`invalid ${name}: ${issue.message}${shown}`);
   }
   return parsed.data;
 }
@@ -39,6 +43,19 @@ export const env = {
       .enum(["true", "false", "1", "0"], { message: "must be true or false" })
       .default(fallback ? "true" : "false")
       .transform((value) => value === "true" || value === "1"),
+  /** OUTBOUND_ALLOW: what calls to URLs from input may reach besides the internet (see outbound/). */
+  outboundPolicy: () =>
+    z
+      .string()
+      .default("")
+      .transform((value, context) => {
+        try {
+          return OutboundPolicy.fromSetting(value);
+        } catch (error) {
+          context.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
 };
 
 /** Runs a service entry point: a ConfigError prints one line and exits 1; anything else is logged. */

@@ -1,10 +1,11 @@
 import type { Express } from "express";
 import { agentRuntimeApi } from "@lgp/contracts";
-import { createServiceApp, type Logger, type ServiceMetrics } from "@lgp/server-kit";
+import { createServiceApp, type Logger, type RateLimiter, type ServiceMetrics } from "@lgp/server-kit";
 import type { AgentRuntimeConfig } from "./config";
 import type { Db } from "./db";
 import { assistantsRouter } from "./assistants/routes";
 import { runsRouter } from "./runs/routes";
+import { webhookUrlCheck } from "./webhooks";
 import type { Runtime } from "./runtime";
 import { threadsRouter } from "./threads/routes";
 import { StoreRepository, StoreService, storeRouter } from "./store";
@@ -12,7 +13,9 @@ import { cronsRouter } from "./crons";
 import { statelessRouter } from "./stateless";
 import { corsMiddleware, corsSettingsOf } from "./http/cors";
 import { collectConfigurableHeaders } from "./http/settings";
+import { runtimeRateLimiter, runtimeRateLimits } from "./http/rate-limits";
 import { infoRouter } from "./info/routes";
+import { idempotentRoutes } from "./idempotency";
 import { authenticateRequests } from "./auth";
 import { protocolRouter } from "./protocol/routes";
 import { uiRouter } from "./ui/routes";
@@ -31,6 +34,8 @@ export interface AgentRuntimeDeps {
   metrics?: ServiceMetrics;
   /** Graphs, assistants, threads and runs (see runtime.ts). */
   runtime?: Runtime;
+  /** Per key or user rate limits; main.ts shares them through REDIS_URL. Absent: counted in memory, as configured. */
+  rateLimiter?: RateLimiter;
 }
 
 export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
@@ -63,6 +68,8 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
       ...(customRoutes && !publicRoutes ? [customRoutes] : []),
       ...(deps.runtime ? [collectConfigurableHeaders(deps.runtime.http.configurableHeaders)] : []),
     ],
+    // After authentication (in `early`) and with the body read (a batch counts each of its runs).
+    rateLimit: runtimeRateLimits(deps.rateLimiter ?? runtimeRateLimiter(deps.config, deps.logger)),
     validateResponses: process.env.VALIDATE_RESPONSES === "true",
     metrics: deps.metrics,
     // Ready means runs can be created and streamed: the database answers and, with Redis, the
@@ -79,10 +86,24 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
       if (!off?.meta) app.use(infoRouter());
       // The console's monitoring view: figures read from the runs table (any process may answer).
       app.use(monitoringRouter(new MonitoringService(new MonitoringRepository(deps.db))));
+      // Creates that carry an Idempotency-Key are done once per key and caller (idempotency/).
+      if (deps.runtime)
+        app.use(
+          idempotentRoutes({
+            storage: deps.runtime.idempotency,
+            ttlSeconds: deps.config.IDEMPOTENCY_KEY_TTL_SECONDS,
+            waitMs: deps.config.IDEMPOTENCY_WAIT_MS,
+            logger: deps.logger,
+            runs: deps.runtime.runs,
+            stateless: deps.runtime.stateless,
+            heartbeatMs: deps.config.STREAM_HEARTBEAT_MS,
+          }),
+        );
       if (deps.runtime) {
         if (!off?.assistants) app.use(assistantsRouter(deps.runtime.assistants, deps.runtime.threads));
         if (!off?.threads) app.use(threadsRouter(deps.runtime.threads));
         if (!off?.runs) {
+          app.use(webhookUrlCheck(deps.config.OUTBOUND_ALLOW));
           app.use(runsRouter(deps.runtime.runs, { heartbeatMs: deps.config.STREAM_HEARTBEAT_MS }));
           app.use(statelessRouter(deps.runtime.stateless, deps.runtime.runs));
           app.use(cronsRouter(deps.runtime.crons));

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { env, loadConfig } from "@lgp/server-kit";
+import { env, idempotencyKeyTtlSeconds, idempotencyWaitMs, loadConfig } from "@lgp/server-kit";
 import { applyProjectEnv, parseGraphDefaults, readGraphProject } from "./graphs/config";
 import { corsSettings } from "./http/cors";
 import { parseKeyHashes } from "./auth/api-keys";
@@ -142,12 +142,25 @@ export const agentRuntimeEnv = z.object({
   STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** How often expired threads (a `ttl` set on create or update) are swept: deleted, or pruned to their latest checkpoint. */
   THREAD_TTL_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
+  /**
+   * How long an `Idempotency-Key` sent on a create is kept (per API key or user): a repeat within
+   * it answers the first result again; after it the key may be used afresh.
+   */
+  IDEMPOTENCY_KEY_TTL_SECONDS: idempotencyKeyTtlSeconds(),
+  /** How long a repeat of an in-flight create (same Idempotency-Key) waits for its first answer before a 409 with Retry-After. */
+  IDEMPOTENCY_WAIT_MS: idempotencyWaitMs(),
   /** Webhook calls per run end, the first included; failures (network, 408, 429, 5xx) are retried. */
   WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   /** Delay before the first webhook retry; doubled for each further one. */
   WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(1).max(3_600_000).default(1000),
   /** How long one webhook call may take. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  /** Requests per minute of one API key or custom-auth user; 0 turns the limit off. */
+  RATE_LIMIT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).default(12_000),
+  /** Runs created per minute by one API key or user (a batch counts each run); 0: run creates count as requests. */
+  RATE_LIMIT_RUNS_PER_MINUTE: z.coerce.number().int().min(0).default(3_000),
+  /** Besides the internet, what webhooks may reach: network names (loopback, private, link-local...), addresses, CIDR ranges. */
+  OUTBOUND_ALLOW: env.outboundPolicy(),
 });
 
 export type AgentRuntimeConfig = z.infer<typeof agentRuntimeEnv>;

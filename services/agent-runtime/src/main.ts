@@ -18,6 +18,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { GraphRegistry } from "./graphs/registry";
 import { pythonSettingsOf } from "./python/graphs";
 import { createRuntime } from "./runtime";
+import { runtimeRateLimiter } from "./http/rate-limits";
 import { ownUrl, publishOwnUrl } from "./http/own-url";
 import type { AddressInfo } from "node:net";
 
@@ -33,7 +34,10 @@ async function main(): Promise<void> {
   const runtime = await createRuntime(config, logger, { registry: metrics.registry });
   runtime.startWorkers(config.WORKERS);
 
-  const app = createAgentRuntimeApp({ config, db: runtime.db, logger, runtime, metrics });
+  // With REDIS_URL every replica counts against the same per key or user budgets.
+  const rateLimiter = runtimeRateLimiter(config, logger, { shared: true });
+  await rateLimiter.ready();
+  const app = createAgentRuntimeApp({ config, db: runtime.db, logger, runtime, metrics, rateLimiter });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   publishOwnUrl(ownUrl({ host: config.HOST, port: (server.address() as AddressInfo).port }, config.LANGGRAPH_API_URL));
@@ -42,6 +46,7 @@ async function main(): Promise<void> {
   // Closers run in reverse: the spans of the last requests and runs are exported after they end.
   lifecycle.onShutdown(shutdownTracing);
   lifecycle.onShutdown(() => runtime.close());
+  lifecycle.onShutdown(() => rateLimiter.close());
   lifecycle.handleSignals();
   logger.info({ port: config.PORT }, `agent runtime listening on http://localhost:${config.PORT}`);
   if (runtime.customAuth)

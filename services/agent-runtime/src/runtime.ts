@@ -3,12 +3,13 @@
 // (worker.ts) and tests, so all three run the same code.
 import { checkpointerTtlOf, storeTtlOf, type StoreTtlSettings } from "./ttl/settings";
 import { withSweepLock } from "./ttl/sweep-lock";
+import { runtimeIdempotencyStorage } from "./idempotency";
 import { loadSemanticIndex, logSearchMethod, type SemanticIndex } from "./store/semantic-index";
 import { loadCustomRoutes, type CustomRoutes } from "./http/custom-routes";
 import { httpSettingsOf, type HttpSettings } from "./http/settings";
 import { RuntimeCheckpointer } from "./graphs/checkpointer";
 import { setupCheckpointer } from "./graphs/checkpointer-setup";
-import type { Logger } from "@lgp/server-kit";
+import { outboundFetch, startIdempotencySweep, type IdempotencyStorage, type Logger } from "@lgp/server-kit";
 import pg from "pg";
 import { AssistantRepository } from "./assistants/repository";
 import { AssistantService } from "./assistants/service";
@@ -77,6 +78,8 @@ export interface Runtime {
   storeTtl: StoreTtlSettings;
   /** What every service asks before touching a resource (allows everything without a handler). */
   authorize: Authorize;
+  /** Idempotency keys of creates (the `idempotency_keys` table; see idempotency/). */
+  idempotency: IdempotencyStorage;
   /** Starts `n` queue workers in this process. */
   startWorkers(n: number): void;
   close(): Promise<void>;
@@ -215,6 +218,7 @@ export async function createRuntime(
       attempts: config.WEBHOOK_ATTEMPTS,
       baseDelayMs: config.WEBHOOK_RETRY_DELAY_MS,
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      outbound: outboundFetch(config.OUTBOUND_ALLOW),
       onSettled: ({ delivered }: { delivered: boolean }) => metrics.webhookSettled(delivered),
     };
     const webhooks: WebhookDispatcher = config.REDIS_URL
@@ -237,6 +241,8 @@ export async function createRuntime(
       authorize,
     });
     const storeRepository = new StoreRepository(db, undefined, storeTtl);
+    const idempotency = runtimeIdempotencyStorage(pool);
+    let stopIdempotencySweep: (() => void) | undefined;
     let storeSweeper: NodeJS.Timeout | undefined;
     let threadSweeper: NodeJS.Timeout | undefined;
     let threadSweep: Promise<void> | undefined;
@@ -244,6 +250,7 @@ export async function createRuntime(
       () => cronScheduler.close(),
       () => webhooks.close(),
       async () => clearInterval(storeSweeper),
+      async () => stopIdempotencySweep?.(),
       async () => {
         clearInterval(threadSweeper);
         await threadSweep; // a sweep under way finishes before the pools close
@@ -319,6 +326,7 @@ export async function createRuntime(
       storeIndex,
       storeTtl,
       authorize,
+      idempotency,
       startWorkers(n: number) {
         if (n <= 0) return;
         if (config.WORKER_THREADS > 0 && !config.REDIS_URL && !runThreads) {
@@ -365,6 +373,10 @@ export async function createRuntime(
           );
         }, storeTtl.sweepIntervalMs ?? STORE_SWEEP_MS);
         storeSweeper.unref();
+        stopIdempotencySweep ??= startIdempotencySweep(
+          { sweep: () => withSweepLock(pool, "idempotency-keys", () => idempotency.sweep()).then(() => 0) },
+          logger,
+        );
         // Expired threads go through ThreadService, as DELETE does: their active runs stop first.
         threadSweeper ??= setInterval(() => {
           if (threadSweep) return; // one sweep at a time, however short the interval

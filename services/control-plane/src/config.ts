@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { env, loadConfig } from "@lgp/server-kit";
+import { env, idempotencyKeyTtlSeconds, idempotencyWaitMs, loadConfig } from "@lgp/server-kit";
 import { decodeKey } from "./secrets/cipher";
 
 /** Every variable the control plane reads, validated at start-up (see the README's table). */
@@ -11,10 +11,18 @@ export const controlPlaneEnv = z.object({
   LOG_LEVEL: env.logLevel(),
   /** A key that always resolves to the `default` tenant (the embedded start sets and prints one). */
   BOOTSTRAP_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Seconds a found X-Api-Key is answered from memory (a change is heard at once through PostgreSQL; this bounds a missed one); 0: looked up on every request. */
+  API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Seconds an unknown X-Api-Key is refused from memory (a flood of one bad key costs one lookup); 0: looked up every time. */
+  API_KEY_CACHE_NEGATIVE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+  /** Keys kept in memory of each kind (found, unknown), least recently used out first. */
+  API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   /** The agent runtime started beside this control plane (`npm start` sets both): registered as deployment "local" of the bootstrap tenant. */
   LOCAL_RUNTIME_URL: z.url().optional(),
   /** That runtime's API key: the console of the bootstrap tenant gets it from GET /v2/local-runtime; never stored. */
   LOCAL_RUNTIME_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Besides the internet, what calls to URLs from input (external_docker custom_url, OAuth token URLs) may reach: network names (loopback, private, link-local...), addresses, CIDR ranges. */
+  OUTBOUND_ALLOW: env.outboundPolicy(),
   /** Where this control plane is reachable from a browser (OAuth redirect URIs). */
   PUBLIC_URL: z.url().optional(),
   /** Page the browser lands on after an OAuth callback; default the console's callback page (`{PUBLIC_URL}/auth/done` without the console). */
@@ -34,6 +42,28 @@ export const controlPlaneEnv = z.object({
       return false;
     }
   }, "must be 32 bytes, as 64 hex characters or base64"),
+  /** Earlier keys, comma separated: they still decrypt (and verify signed URLs and credentials) until `secrets:rotate` has moved everything to the current key. */
+  SECRETS_ENCRYPTION_OLD_KEYS: z
+    .string()
+    .default("")
+    .transform((value, context) => {
+      const keys = value
+        .split(",")
+        .map((key) => key.trim())
+        .filter(Boolean);
+      keys.forEach((key, index) => {
+        try {
+          decodeKey(key);
+        } catch {
+          // Which entry, never its value: these are keys.
+          context.addIssue({
+            code: "custom",
+            message: `entry ${index + 1} must be 32 bytes, as 64 hex characters or base64`,
+          });
+        }
+      });
+      return keys;
+    }),
   /** Where revisions run: `local` (processes on this machine) or `kubernetes` (a cluster). */
   DEPLOYER: z.enum(["local", "kubernetes"]).default("local"),
   /** kubernetes deployer: kubeconfig file; unset = in-cluster service account, else ~/.kube/config. */
@@ -98,6 +128,14 @@ export const controlPlaneEnv = z.object({
   RUNTIME_LOG_RETENTION_HOURS: z.coerce.number().int().min(1).max(87_600).default(168),
   /** Deploy log lines kept per deployment (its newest); older ones are deleted. */
   RUNTIME_LOG_MAX_LINES: z.coerce.number().int().min(100).max(100_000_000).default(100_000),
+  /** How long an `Idempotency-Key` sent on a create is kept (per tenant): a repeat within it answers the first result. */
+  IDEMPOTENCY_KEY_TTL_SECONDS: idempotencyKeyTtlSeconds(),
+  /** How long a repeat of an in-flight create (same Idempotency-Key) waits for its first answer before a 409 with Retry-After. */
+  IDEMPOTENCY_WAIT_MS: idempotencyWaitMs(),
+  /** Requests per minute of one tenant (all its keys together); 0 turns the limit off. */
+  RATE_LIMIT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).default(3000),
+  /** Requests per minute of one tenant that may start a build (deployment create, patch, redeploy); 0: they count as requests. */
+  RATE_LIMIT_DEPLOYS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
 });
 
 export type ControlPlaneConfig = z.infer<typeof controlPlaneEnv> & {

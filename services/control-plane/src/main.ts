@@ -1,6 +1,14 @@
 import "./tracing/start";
 import path from "node:path";
-import { createLifecycle, createLogger, ensureDatabase, migrate, runMain, shutdownTracing } from "@lgp/server-kit";
+import {
+  createLifecycle,
+  createLogger,
+  ensureDatabase,
+  migrate,
+  runMain,
+  shutdownTracing,
+  startIdempotencySweep,
+} from "@lgp/server-kit";
 import { createControlPlaneApp } from "./app";
 import { loadControlPlaneConfig } from "./config";
 import { createDb } from "./db";
@@ -11,6 +19,9 @@ import { DeploymentService } from "./deployments/service";
 import { registerLocalRuntime, type LocalRuntimeEntry } from "./local-runtime";
 import { SecretCipher } from "./secrets/cipher";
 import { ensureBootstrapKey } from "./tenants/api-keys";
+import { startApiKeys } from "./tenants/key-resolver";
+import { controlPlaneIdempotencyStorage } from "./idempotency";
+import { controlPlaneRateLimiter } from "./rate-limits";
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, "../../../prisma/control-plane/migrations");
 
@@ -29,12 +40,7 @@ async function main(): Promise<void> {
   let localRuntime: LocalRuntimeEntry | undefined;
   if (config.LOCAL_RUNTIME_URL && config.LOCAL_RUNTIME_API_KEY && bootstrapTenant) {
     const repository = new DeploymentRepository(db);
-    const deployments = new DeploymentService(
-      repository,
-      SecretCipher.fromEncodedKey(config.SECRETS_ENCRYPTION_KEY),
-      reconciler.queue,
-      logger,
-    );
+    const deployments = new DeploymentService(repository, SecretCipher.fromConfig(config), reconciler.queue, logger);
     localRuntime = await registerLocalRuntime(
       deployments,
       repository,
@@ -43,12 +49,19 @@ async function main(): Promise<void> {
       logger,
     );
   }
+  // With REDIS_URL every replica counts against the same per-tenant budgets.
+  const rateLimiter = controlPlaneRateLimiter(config, logger, { shared: true });
+  await rateLimiter.ready();
+  // X-Api-Key answers cached; PostgreSQL tells every replica when a key changes.
+  const apiKeys = await startApiKeys(config, db, logger);
   const app = createControlPlaneApp({
     config,
     db,
     logger,
     reconcileQueue: reconciler.queue,
     localRuntime: () => localRuntime,
+    rateLimiter,
+    apiKeys,
   });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
@@ -56,6 +69,8 @@ async function main(): Promise<void> {
   // Closers run in reverse: buffered spans are exported last.
   lifecycle.onShutdown(shutdownTracing);
   lifecycle.onShutdown(() => db.$disconnect());
+  lifecycle.onShutdown(() => rateLimiter.close());
+  lifecycle.onShutdown(() => apiKeys.close());
   // Closers run in reverse: the reconciler (and the runtimes it started) stops before the pool.
   lifecycle.onShutdown(() => reconciler.close());
   await reconciler.start();
@@ -65,6 +80,12 @@ async function main(): Promise<void> {
     logger,
   );
   retention.start(RETENTION_SWEEP_MS);
+  // Expired idempotency keys (any replica may delete them: they are ignored once expired anyway).
+  const stopIdempotencySweep = startIdempotencySweep(
+    controlPlaneIdempotencyStorage(db, SecretCipher.fromConfig(config)),
+    logger,
+  );
+  lifecycle.onShutdown(async () => stopIdempotencySweep());
   lifecycle.onShutdown(() => retention.stop());
   lifecycle.handleSignals();
   logger.info({ port: config.PORT }, `control plane listening on ${config.PUBLIC_URL}`);

@@ -1738,6 +1738,16 @@ export type components = {
         };
       };
     };
+    /** @description The request with this Idempotency-Key is still being answered after the repeat waited 30 s for it; retry after `Retry-After` seconds. */
+    IdempotencyKeyInProgress: {
+      headers: {
+        "Retry-After"?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
     /** @description Server-sent events `event: <kind>\ndata: <json>\nid: <id>`; the first is `metadata` `{run_id, attempt}`. `Content-Location` and `Location` name the run's stream. */
     RunEventStream: {
       headers: {
@@ -1755,6 +1765,8 @@ export type components = {
     SubgraphsRecurse: components["schemas"]["QueryFlag"];
     /** @description An assistant UUID, or a graph id (its default assistant). */
     AssistantIdPath: string;
+    /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+    IdempotencyKey: string;
     RunIdPath: string;
     LastEventIdHeader: string;
     ThreadIdPath: string;
@@ -1834,7 +1846,10 @@ export interface operations {
   createAssistant: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2366,7 +2381,10 @@ export interface operations {
   createStatelessRun: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2397,7 +2415,10 @@ export interface operations {
   createStatelessRunBatch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2462,7 +2483,10 @@ export interface operations {
   createCron: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2484,6 +2508,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyKeyInProgress"];
       422: components["responses"]["ValidationError"];
       default: components["responses"]["Error"];
     };
@@ -2630,7 +2655,10 @@ export interface operations {
   createStatelessRunStream: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2652,7 +2680,10 @@ export interface operations {
   createStatelessRunWait: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2713,7 +2744,10 @@ export interface operations {
   putStoreItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2732,6 +2766,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      409: components["responses"]["IdempotencyKeyInProgress"];
       422: components["responses"]["ValidationError"];
       default: components["responses"]["Error"];
     };
@@ -2825,7 +2860,10 @@ export interface operations {
   createThread: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3188,7 +3226,10 @@ export interface operations {
   createRun: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         thread_id: components["parameters"]["ThreadIdPath"];
       };
@@ -3221,7 +3262,10 @@ export interface operations {
   createThreadCron: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         thread_id: components["parameters"]["ThreadIdPath"];
       };
@@ -3245,6 +3289,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      409: components["responses"]["IdempotencyKeyInProgress"];
       422: components["responses"]["ValidationError"];
       default: components["responses"]["Error"];
     };
@@ -3252,7 +3297,10 @@ export interface operations {
   createRunStream: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         thread_id: components["parameters"]["ThreadIdPath"];
       };
@@ -3276,7 +3324,10 @@ export interface operations {
   createRunWait: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         thread_id: components["parameters"]["ThreadIdPath"];
       };

@@ -1137,6 +1137,16 @@ export type components = {
         "application/json": components["schemas"]["ErrorDetail"];
       };
     };
+    /** @description The request with this Idempotency-Key is still being answered after the repeat waited 30 s for it; retry after `Retry-After` seconds. */
+    IdempotencyKeyInProgress: {
+      headers: {
+        "Retry-After"?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
     /** @description The upload is refused; `detail` says why. */
     UploadRefused: {
       headers: {
@@ -1151,6 +1161,8 @@ export type components = {
     OAuthProviderIdPath: components["schemas"]["OAuthProviderSlug"];
     DeploymentId: string;
     RevisionId: string;
+    /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). The same key on another request is a 422 naming this header. Keys are kept per tenant; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+    IdempotencyKey: string;
     ListenerId: string;
     /** @description The deployment id. */
     ProjectId: string;
@@ -1405,7 +1417,10 @@ export interface operations {
   createOAuthProvider: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). The same key on another request is a 422 naming this header. Keys are kept per tenant; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1666,7 +1681,10 @@ export interface operations {
   createDeployment: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). The same key on another request is a 422 naming this header. Keys are kept per tenant; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1788,7 +1806,10 @@ export interface operations {
   updateDeployment: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). The same key on another request is a 422 naming this header. Keys are kept per tenant; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         deployment_id: components["parameters"]["DeploymentId"];
       };
@@ -1820,7 +1841,10 @@ export interface operations {
   rotateDeploymentApiKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). The same key on another request is a 422 naming this header. Keys are kept per tenant; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         deployment_id: components["parameters"]["DeploymentId"];
       };
@@ -1980,7 +2004,10 @@ export interface operations {
   redeployRevision: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). The same key on another request is a 422 naming this header. Keys are kept per tenant; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         deployment_id: components["parameters"]["DeploymentId"];
         revision_id: components["parameters"]["RevisionId"];
@@ -2070,7 +2097,10 @@ export interface operations {
   createListener: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). The same key on another request is a 422 naming this header. Keys are kept per tenant; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };

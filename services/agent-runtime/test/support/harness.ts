@@ -56,6 +56,8 @@ export async function startRuntime(
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     WORKERS: String(options.workers ?? 2),
     CHECKPOINT_POOL_SIZE: "5",
+    // The tests' webhook receivers listen on loopback (outbound-policy.test.ts runs without this).
+    OUTBOUND_ALLOW: "loopback",
     ...(options.redis ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: options.prefix ?? randomPrefix() } : {}),
     ...options.env,
   });

@@ -5,9 +5,10 @@ import { InProcessQueue } from "../queue";
 import { RegistryService, registryRouter, registrySettingsOf } from "../registry";
 import { RevisionRepository, RevisionService, revisionsRouter } from "../revisions";
 import { SecretCipher } from "../secrets/cipher";
-import { UploadService, uploadSigningKey, uploadStoreOf, uploadsRouter } from "../uploads";
+import { UploadService, uploadSigningKeys, uploadStoreOf, uploadsRouter } from "../uploads";
 import { DeploymentRepository } from "./repository";
 import { deploymentsRouter } from "./routes";
+import { customUrlCheck } from "./url-check";
 import { DeploymentService } from "./service";
 
 /**
@@ -17,18 +18,19 @@ import { DeploymentService } from "./service";
  * when a reconciler starts.
  */
 export function deploymentRouters(deps: ControlPlaneDeps): Router[] {
-  const cipher = SecretCipher.fromEncodedKey(deps.config.SECRETS_ENCRYPTION_KEY);
+  const cipher = SecretCipher.fromConfig(deps.config);
   const queue = deps.reconcileQueue ?? new InProcessQueue(deps.logger);
   const deployments = new DeploymentRepository(deps.db);
   const revisions = new RevisionRepository(deps.db);
   const uploads = uploadStoreOf(deps.config);
   return [
+    customUrlCheck(deps.config.OUTBOUND_ALLOW),
     deploymentsRouter(new DeploymentService(deployments, cipher, queue, deps.logger, uploads)),
     revisionsRouter(new RevisionService(deployments, revisions, queue, deps.logger)),
     uploadsRouter(
       new UploadService(deployments, uploads, {
         publicUrl: deps.config.PUBLIC_URL,
-        key: uploadSigningKey(deps.config.SECRETS_ENCRYPTION_KEY),
+        keys: uploadSigningKeys(deps.config),
         ttlMs: deps.config.UPLOAD_URL_TTL_SECONDS * 1000,
       }),
     ),

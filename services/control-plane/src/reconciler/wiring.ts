@@ -1,6 +1,6 @@
 import path from "node:path";
 import { uploadStoreOf } from "../uploads/store";
-import type { Logger } from "@lgp/server-kit";
+import { outboundFetch, type Logger } from "@lgp/server-kit";
 import type { ControlPlaneConfig } from "../config";
 import type { Db } from "../db";
 import type { Deployer } from "../deployers/deployer";
@@ -33,6 +33,7 @@ export function createLocalDeployer(config: ControlPlaneConfig, logger: Logger, 
       workDir: config.DEPLOYMENTS_DIR ?? path.join(REPO_ROOT, ".data/deployments"),
       startTimeoutMs: config.LOCAL_DEPLOY_TIMEOUT_SECONDS * 1000,
       healthTimeoutMs: config.LOCAL_DEPLOY_TIMEOUT_SECONDS * 1000,
+      outbound: outboundFetch(config.OUTBOUND_ALLOW),
       // Runtimes log at info at least: their lines are their deployments' deploy logs, read by
       // their teams, whatever the control plane's own level.
       runtimeLogLevel: config.LOG_LEVEL === "debug" || config.LOG_LEVEL === "trace" ? config.LOG_LEVEL : "info",
@@ -66,7 +67,7 @@ export function createReconcilerRuntime(
   const deployer: Deployer =
     overrides.deployer ??
     (config.DEPLOYER === "kubernetes" ? kubernetesDeployer(config, log) : createLocalDeployer(config, log, db));
-  const cipher = SecretCipher.fromEncodedKey(config.SECRETS_ENCRYPTION_KEY);
+  const cipher = SecretCipher.fromConfig(config);
   const reconciler = new Reconciler(db, deployer, queue, cipher, log, {
     concurrency: config.RECONCILER_CONCURRENCY,
     sweepIntervalMs: config.RECONCILER_SWEEP_SECONDS * 1000,

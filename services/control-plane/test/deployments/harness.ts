@@ -12,6 +12,7 @@ import type { ControlPlaneDeps } from "../../src/deps";
 import type { ReconcileQueue } from "../../src/queue";
 import { generateKey, SecretCipher } from "../../src/secrets/cipher";
 import { createTenantKey } from "../../src/tenants/api-keys";
+import { startApiKeys } from "../../src/tenants/key-resolver";
 
 export interface Harness {
   database: TestDatabase;
@@ -37,6 +38,8 @@ interface HarnessOptions {
   queue?: ReconcileQueue;
   env?: Record<string, string>;
   localRuntime?: ControlPlaneDeps["localRuntime"];
+  /** Connections of the app's pool (main.ts: 10). */
+  poolSize?: number;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -62,21 +65,28 @@ async function listen(database: TestDatabase, options: HarnessOptions): Promise<
       SECRETS_ENCRYPTION_KEY: generateKey(),
       LOG_LEVEL: "warn",
       PUBLIC_URL: url,
+      // The tests' runtimes and providers listen on loopback (outbound-policy.test.ts runs without this).
+      OUTBOUND_ALLOW: "loopback",
+      // Tests create deployments by the dozen a minute; test/rate-limits sets its own budgets.
+      RATE_LIMIT_DEPLOYS_PER_MINUTE: "0",
       ...options.env,
     });
   } catch (error) {
     server.close();
     throw error;
   }
-  const db = createDb(database.url, 5);
+  const db = createDb(database.url, options.poolSize ?? 5);
   const logger = createLogger("control-plane-test", process.env.LOG_LEVEL ?? "warn");
   const { tenantId, apiKey } = await createTenantKey(db, "tenant-a");
+  // Keys resolve as in main.ts: cached, and forgotten when PostgreSQL announces a change.
+  const apiKeys = await startApiKeys(config, db, logger);
   const app = createControlPlaneApp({
     config,
     db,
     logger,
     reconcileQueue: options.queue,
     localRuntime: options.localRuntime,
+    apiKeys,
   });
   server.on("request", app);
   const raw = supertest.agent(url);
@@ -100,6 +110,7 @@ async function listen(database: TestDatabase, options: HarnessOptions): Promise<
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await apiKeys.close();
       await db.$disconnect();
       await database.drop();
     },
