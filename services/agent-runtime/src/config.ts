@@ -155,10 +155,13 @@ export const agentRuntimeEnv = z.object({
   WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(1).max(3_600_000).default(1000),
   /** How long one webhook call may take. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
-  /** Requests per minute of one API key or custom-auth user; 0 turns the limit off. */
-  RATE_LIMIT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).default(12_000),
+  /**
+   * Requests per minute of one API key or custom-auth user; 0 (the default) turns the limit off:
+   * one deployment key often carries a whole application's traffic, which no default should cut.
+   */
+  RATE_LIMIT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Runs created per minute by one API key or user (a batch counts each run); 0: run creates count as requests. */
-  RATE_LIMIT_RUNS_PER_MINUTE: z.coerce.number().int().min(0).default(3_000),
+  RATE_LIMIT_RUNS_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Besides the internet, what webhooks may reach: network names (loopback, private, link-local...), addresses, CIDR ranges. */
   OUTBOUND_ALLOW: env.outboundPolicy(),
 });

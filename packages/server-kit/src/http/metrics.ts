@@ -47,5 +47,7 @@ export function createMetrics(service: string): ServiceMetrics {
     help: "Requests let through without a rate limit check because Redis did not answer (the limiter fails open)",
     registers: [registry],
   });
+  // Served at 0 from the start (both services have this budget): a dashboard shows none refused, not no data.
+  rateLimited.labels({ policy: "requests" }).inc(0);
   return { registry, httpDuration, httpErrors, authRefusals, rateLimited, rateLimitUnchecked };
 }
