@@ -6,7 +6,7 @@ import { Router } from "express";
 import type pg from "pg";
 import { idempotentCreates, PostgresIdempotencyStorage, type IdempotencyStorage, type Logger } from "@lgp/server-kit";
 import { apiKeyIdOf, authOf } from "../auth";
-import { answerWhenEnded } from "../runs/answers";
+import { answerWhenEnded, cancelOnLeave } from "../runs/answers";
 import type { RunService } from "../runs/service";
 import { sendEventStream } from "../runs/sse";
 import type { StatelessRunService } from "../stateless";
@@ -38,11 +38,6 @@ export interface IdempotentRoutesOptions {
   waitMs?: number;
 }
 
-const cancelOnLeave = (req: Request, runs: RunService, runId: string, threadId: string) =>
-  (req.body as { on_disconnect?: string }).on_disconnect === "cancel"
-    ? () => void runs.cancel(threadId, runId).catch(() => undefined)
-    : undefined;
-
 /**
  * The guard in front of every create: mounted before the routers, it looks at nothing but the
  * header unless a request carries an `Idempotency-Key` (then it matches the create routes below).
@@ -61,52 +56,45 @@ export function idempotentRoutes(options: IdempotentRoutesOptions): RequestHandl
   });
   const json = idempotent();
 
-  const streamThreadRun = idempotent({
-    resume: async ({ thread_id, run_id }, req, res) => {
-      const run = await runs.get(thread_id, run_id, authOf(res));
-      await sendEventStream(
-        req,
-        res,
-        { threadId: thread_id, runId: run_id },
-        (signal) => runs.events(run, { signal }),
-        {
-          heartbeatMs,
-          onDisconnect: cancelOnLeave(req, runs, run_id, thread_id),
-        },
-      );
-    },
-  });
+  /** A repeated stream: the first request's run (`load`ed by its ids) streamed from its first event. */
+  const streamRun = (
+    load: (ids: { thread_id: string; run_id: string }, res: Response) => Promise<Parameters<RunService["events"]>[0]>,
+  ) =>
+    idempotent({
+      resume: async ({ thread_id, run_id }, req, res) => {
+        const ids = { thread_id, run_id };
+        const run = await load(ids, res);
+        await sendEventStream(
+          req,
+          res,
+          { threadId: ids.thread_id, runId: ids.run_id },
+          (signal) => runs.events(run, { signal }),
+          { heartbeatMs, onDisconnect: cancelOnLeave(runs, req.body, ids) },
+        );
+      },
+    });
+  const streamThreadRun = streamRun(({ thread_id, run_id }, res) => runs.get(thread_id, run_id, authOf(res)));
   const waitThreadRun = idempotent({
     resume: async ({ thread_id, run_id }, req, res) => {
       res.setHeader("Content-Location", `/threads/${thread_id}/runs/${run_id}`);
       await answerWhenEnded(
         res,
         (signal) => runs.join(thread_id, run_id, signal, authOf(res)),
-        cancelOnLeave(req, runs, run_id, thread_id),
+        cancelOnLeave(runs, req.body, { thread_id, run_id }),
       );
     },
   });
   // A stateless run's row goes with its thread once it ends: joined by its id and event log.
-  const streamStatelessRun = idempotent({
-    resume: async ({ thread_id, run_id }, req, res) => {
-      const run = await runs.eventSource(run_id);
-      await sendEventStream(
-        req,
-        res,
-        { threadId: thread_id, runId: run_id },
-        (signal) => runs.events(run, { signal }),
-        {
-          heartbeatMs,
-          onDisconnect: cancelOnLeave(req, runs, run_id, thread_id),
-        },
-      );
-    },
-  });
+  const streamStatelessRun = streamRun(({ run_id }) => runs.eventSource(run_id));
   const waitStatelessRun = idempotent({
     resume: async ({ thread_id, run_id }, req, res) => {
       res.setHeader("Content-Location", `/threads/${thread_id}/runs/${run_id}`);
       const run = await runs.eventSource(run_id);
-      await answerWhenEnded(res, (signal) => stateless.wait(run, signal), cancelOnLeave(req, runs, run_id, thread_id));
+      await answerWhenEnded(
+        res,
+        (signal) => stateless.wait(run, signal),
+        cancelOnLeave(runs, req.body, { thread_id, run_id }),
+      );
     },
   });
 

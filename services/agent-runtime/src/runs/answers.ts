@@ -2,6 +2,20 @@
 // routes and by an idempotent repeat that joins the run its first request created.
 import type { Response } from "express";
 
+/**
+ * What a client leaving a run's stream or wait does: with `on_disconnect: "cancel"` in the body
+ * that created the run, it cancels the run; otherwise the run goes on (undefined).
+ */
+export function cancelOnLeave(
+  runs: { cancel(threadId: string, runId: string): Promise<unknown> },
+  body: { on_disconnect?: string | null },
+  run: { thread_id: string; run_id: string },
+): (() => void) | undefined {
+  return body.on_disconnect === "cancel"
+    ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
+    : undefined;
+}
+
 export interface RunOutcomeLike {
   values: unknown;
   error?: { error: string; message: string };

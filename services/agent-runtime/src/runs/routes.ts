@@ -6,7 +6,7 @@ import { flag } from "../common/flags";
 import { serialize } from "../common/serde";
 import type { RunService } from "./service";
 import { toRun } from "./service";
-import { answerWhenEnded } from "./answers";
+import { answerWhenEnded, cancelOnLeave } from "./answers";
 import { sendEventStream } from "./sse";
 import { THREAD_STREAM_MODES, type ThreadStreamMode } from "./thread-stream";
 import type { RunStatus } from "./repository";
@@ -68,10 +68,7 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
       },
       {
         heartbeatMs,
-        onDisconnect:
-          req.body.on_disconnect === "cancel"
-            ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
-            : undefined,
+        onDisconnect: cancelOnLeave(runs, req.body, run),
       },
     );
   });
@@ -83,9 +80,7 @@ export function runsRouter(runs: RunService, options: { heartbeatMs: number } = 
     await answerWhenEnded(
       res,
       (signal) => runs.join(run.thread_id, run.run_id, signal),
-      req.body.on_disconnect === "cancel"
-        ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
-        : undefined,
+      cancelOnLeave(runs, req.body, run),
     );
   });
 

@@ -1,6 +1,6 @@
 import { Router } from "express";
 import { idempotencyStarted } from "@lgp/server-kit";
-import { answerWhenEnded } from "../runs/answers";
+import { answerWhenEnded, cancelOnLeave } from "../runs/answers";
 import { runCallerOf } from "../http/settings";
 import type { RunCreate, RunService } from "../runs/service";
 import { toRun } from "../runs/service";
@@ -33,9 +33,7 @@ export function statelessRouter(stateless: StatelessRunService, runs: RunService
       res,
       { threadId: run.thread_id, runId: run.run_id },
       (signal) => runs.events(run, { signal }),
-      body.on_disconnect === "cancel"
-        ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
-        : undefined,
+      cancelOnLeave(runs, body, run),
     );
   });
 
@@ -44,13 +42,7 @@ export function statelessRouter(stateless: StatelessRunService, runs: RunService
     const run = await stateless.create(body, { needValues: true, ...runCallerOf(res) });
     res.setHeader("Content-Location", `/threads/${run.thread_id}/runs/${run.run_id}`);
     await idempotencyStarted(res, { thread_id: run.thread_id, run_id: run.run_id });
-    await answerWhenEnded(
-      res,
-      (signal) => stateless.wait(run, signal),
-      body.on_disconnect === "cancel"
-        ? () => void runs.cancel(run.thread_id, run.run_id).catch(() => undefined)
-        : undefined,
-    );
+    await answerWhenEnded(res, (signal) => stateless.wait(run, signal), cancelOnLeave(runs, body, run));
   });
 
   return router;
