@@ -4,17 +4,17 @@
 // among its fields), goes on after a dropped connection without storing a line twice, and hands a
 // deployment over to another control plane (one follower at a time, by lease) which goes on after
 // the last stored line.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createLogger } from "@lgp/server-kit";
-import { REPO_ROOT } from "@lgp/server-kit/src/testing";
 import { createKubernetesDeployer } from "../../src/deployers/kubernetes";
 import { RuntimeLogFollowing } from "../../src/runtime-logs/following";
 import { SecretCipher } from "../../src/secrets/cipher";
 import { startReconcilerHarness, type ReconcilerHarness } from "../reconciler/setup";
+import { clientsPython, officialCliEnv } from "../support/official-cli";
 import { FakeApiServer, writeKubeconfig } from "./fake-apiserver";
 
 const cluster = new FakeApiServer();
@@ -145,20 +145,12 @@ test("a deployed revision's pod logs reach its deploy log, once each, across a d
     expect(JSON.stringify(await deployLog(id))).not.toContain(SECRET);
 
     // The official CLI reads them as it reads a hosted deployment's.
-    const python = execFileSync(
-      process.execPath,
-      ["--import", "tsx", path.join(REPO_ROOT, "services/agent-runtime/test/support/python.ts"), "--clients"],
-      { cwd: REPO_ROOT, encoding: "utf8", timeout: 300_000 },
-    )
-      .trim()
-      .split("\n")
-      .at(-1)!;
     const { stdout } = await promisify(execFile)(
-      python,
+      clientsPython(),
       ["-m", "langgraph_cli", "deploy", "logs", "--deployment-id", id, "--level", "ERROR"],
       {
         cwd: work,
-        env: { ...process.env, LANGGRAPH_HOST_URL: h.url, LANGGRAPH_HOST_API_KEY: h.apiKey, NO_COLOR: "1" },
+        env: officialCliEnv(h.url, h.apiKey),
         timeout: 60_000,
       },
     );

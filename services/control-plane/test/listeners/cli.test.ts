@@ -2,14 +2,14 @@
 // plane's listeners: `langgraph deploy listeners list` (table and --json, across its pages), and
 // `langgraph deploy --image-uri ... --listener-id ... --k8s-namespace ...`, which reads the listener
 // and places the deployment it creates on it.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { REPO_ROOT } from "@lgp/server-kit/src/testing";
 import { createTenantKey } from "../../src/tenants/api-keys";
 import { startHarness, type Harness } from "../deployments/harness";
+import { clientsPython, officialCliEnv } from "../support/official-cli";
 
 // No reconciler runs: the CLI is only asked what does not wait for a deployment to run.
 let h: Harness;
@@ -30,26 +30,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** The interpreter of the tests' Python clients (made by the runtime's test support, as CI makes it). */
-function clientsPython(): string {
-  const output = execFileSync(
-    process.execPath,
-    ["--import", "tsx", path.join(REPO_ROOT, "services/agent-runtime/test/support/python.ts"), "--clients"],
-    { cwd: REPO_ROOT, encoding: "utf8", timeout: 300_000 },
-  );
-  return output.trim().split("\n").at(-1)!;
-}
-
-/** The environment the official CLI runs in: this control plane, no LangSmith. */
-function cliEnv(apiKey = h.apiKey): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    LANGGRAPH_HOST_URL: h.url,
-    LANGGRAPH_HOST_API_KEY: apiKey,
-    LANGSMITH_API_KEY: "",
-    NO_COLOR: "1",
-  };
-}
+const cliEnv = (apiKey = h.apiKey) => officialCliEnv(h.url, apiKey);
 
 /** Runs the CLI; its output (stdout and stderr) and exit code, whether it succeeded or not. */
 async function cli(args: string[], apiKey?: string): Promise<{ code: number; output: string; stdout: string }> {

@@ -4,12 +4,13 @@
 // revision reaches DEPLOYED, and its runtime answers a run of a Python graph. Then the CLI's
 // `langgraph deploy logs` reads what that graph logged during its runs (the runtime's own output,
 // collected into the deploy log): all of it, `--level ERROR`, and `--follow`.
-import { execFile, execFileSync, spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { REPO_ROOT } from "@lgp/server-kit/src/testing";
 import { startReconcilerHarness, type ReconcilerHarness } from "../reconciler/setup";
+import { clientsPython, officialCliEnv } from "../support/official-cli";
 
 let h: ReconcilerHarness;
 let project: string;
@@ -30,26 +31,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** The interpreter of the tests' Python clients (made by the runtime's test support, as CI makes it). */
-function clientsPython(): string {
-  const output = execFileSync(
-    process.execPath,
-    ["--import", "tsx", path.join(REPO_ROOT, "services/agent-runtime/test/support/python.ts"), "--clients"],
-    { cwd: REPO_ROOT, encoding: "utf8", timeout: 300_000 },
-  );
-  return output.trim().split("\n").at(-1)!;
-}
-
-/** The environment the official CLI runs in: this control plane, no LangSmith. */
-function cliEnv(): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    LANGGRAPH_HOST_URL: h.url,
-    LANGGRAPH_HOST_API_KEY: h.apiKey,
-    LANGSMITH_API_KEY: "",
-    NO_COLOR: "1",
-  };
-}
+const cliEnv = () => officialCliEnv(h.url, h.apiKey);
 
 async function cli(...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(python, ["-m", "langgraph_cli", ...args], {
