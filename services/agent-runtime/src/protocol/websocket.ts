@@ -139,15 +139,15 @@ class ProtocolConnection {
     if (method === "subscription.subscribe") void this.enqueue(() => this.subscribe(id, params));
     else if (method === "subscription.unsubscribe") void this.unsubscribe(id, params);
     else {
-      // Other commands run beside the event flow; their answers join the queue.
-      this.protocol
-        .command(this.threadId, command as Command, this.caller)
-        .catch((error) => {
-          if (!(error instanceof HttpError))
-            this.logger.error({ err: error, threadId: this.threadId, method }, "protocol WebSocket: a command failed");
-          return errorResponse(id, error);
-        })
-        .then((response) => this.respond(response));
+      // Other commands run beside the event flow, but their answers hold their place in the queue:
+      // a run's events never reach the client before the answer to the run.start that made it (the
+      // official client ends a projection it opens after that answer if the run's end came first).
+      const response = this.protocol.command(this.threadId, command as Command, this.caller).catch((error) => {
+        if (!(error instanceof HttpError))
+          this.logger.error({ err: error, threadId: this.threadId, method }, "protocol WebSocket: a command failed");
+        return errorResponse(id, error);
+      });
+      void this.enqueue(async () => this.send(JSON.stringify(await response)));
     }
   }
 

@@ -133,6 +133,9 @@ export function protocolSuite(mode: { redis: boolean; workerThreads?: number; la
       // Asked for before the run starts, as a chat UI does (the client narrows later streams to
       // events after those it has seen).
       const messages = thread.messages;
+      // The output too: the client asks for it only once run.start is answered, and a run that ends
+      // before that subscription is answered leaves it empty (the client's own race, not the server's).
+      const output = thread.output;
       await thread.run.start({ input: { messages: [{ type: "human", content: "hi" }] } });
       const texts: string[] = [];
       for await (const message of messages) {
@@ -140,7 +143,7 @@ export function protocolSuite(mode: { redis: boolean; workerThreads?: number; la
         if (texts.includes("echo: hi")) break;
       }
       expect(texts).toContain("echo: hi");
-      expect(messageTexts(await thread.output)).toEqual(["hi", "echo: hi"]);
+      expect(messageTexts(await output)).toEqual(["hi", "echo: hi"]);
     });
 
     test("an interrupt is shown and resumed with input.respond", async () => {
@@ -408,6 +411,29 @@ export function protocolSuite(mode: { redis: boolean; workerThreads?: number; la
     ]);
     expect(body.result.checkpoint.id).toEqual(expect.any(String));
     expect(body.meta.applied_through_seq).toBeGreaterThan(0);
+  });
+
+  test("over a WebSocket, the answer to run.start comes before any event of the run it started", async () => {
+    const threadId = crypto.randomUUID();
+    const socket = new WebSocket(`${runtime.url.replace("http", "ws")}/threads/${threadId}/stream/events`);
+    const frames: { type: string; id?: number; method?: string; params?: { data?: { event?: string } } }[] = [];
+    socket.on("message", (data) => frames.push(JSON.parse(String(data))));
+    await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+    socket.send(JSON.stringify({ id: 1, method: "subscription.subscribe", params: { channels: ["lifecycle"] } }));
+    socket.send(
+      JSON.stringify({
+        id: 2,
+        method: "run.start",
+        params: { assistant_id: "agent", input: { messages: [{ type: "human", content: "order" }] } },
+      }),
+    );
+    const ended = () => frames.some((frame) => ["completed", "failed"].includes(String(frame.params?.data?.event)));
+    for (let waited = 0; !ended() && waited < 15_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    socket.close();
+    expect(frames.map((frame) => (frame.type === "event" ? frame.params?.data?.event : `answer ${frame.id}`))).toEqual(
+      expect.arrayContaining(["answer 1", "answer 2", "completed"]),
+    );
+    expect(frames.findIndex((frame) => frame.id === 2)).toBe(frames.findIndex((frame) => frame.type === "event") - 1);
   });
 
   test("bad commands get protocol errors; bad requests get HTTP errors", async () => {
