@@ -8,7 +8,8 @@
 //     from the seq the command answered: what `client.threads.stream()` sends), on Redis,
 //   - the official reference server (`langgraphjs dev`, installed in bench/reference/), on the run
 //     API's workload and on the protocol's (the protocol target is judged against the latter),
-// and the same graph run in-process with the same PostgreSQL checkpointer (no HTTP) as the ceiling.
+// and the same graph run in-process with the same PostgreSQL checkpointer (no HTTP) as the ceiling
+// (bench/ceiling.ts; the protocol's target has one of its own: LangGraph's v3 protocol events).
 // The ceiling runs in a fresh process of its own, started like a target's server (same warm-up),
 // once before the first target, right after each target and once at the end: the machine's speed
 // drifts over a bench by 20-30% here, so each target's CPU is compared with the mean of the
@@ -30,11 +31,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { RuntimeCheckpointer } from "../services/agent-runtime/src/graphs/checkpointer";
-import { startCountMeter, enableStatementStats, settleDatabase } from "./counts";
-import { groupCpuMs, measureBackground, ownCpuMs, startCpuMeter, useBackground } from "./cpu";
+import { CEILING_NAMES, freshCeiling, type CeilingKind } from "./ceiling";
+import { enableStatementStats } from "./counts";
+import { groupCpuMs, measureBackground } from "./cpu";
 import {
-  drive,
   format,
   input,
   printTable,
@@ -42,7 +42,6 @@ import {
   startProcess,
   streamedRunsWorkload,
   stopProcess,
-  summarise,
   waitUntilUp,
   type Result,
   type Sample,
@@ -50,7 +49,6 @@ import {
 import { freePort, migrate } from "@lgp/server-kit";
 import { createEmptyDatabase, testRedisUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { deleteRedisKeys } from "../services/agent-runtime/test/support/redis-keys";
-import pg from "pg";
 
 const ROOT = path.resolve(__dirname, "..");
 const SHAPE = shapeFromEnv();
@@ -82,9 +80,12 @@ function referenceFor(target: string, results: Result[]): Result | undefined {
 }
 const CONFIG = path.join(ROOT, "examples/langgraph.json");
 
-/** The CPU target against the ceiling: 1.4 with the in-process queue, 1.8 on Redis. */
+/**
+ * The CPU target against the ceiling next to a target: 1.2 with the in-process queue, 1.5 on Redis;
+ * the protocol's target 1.5 against the protocol ceiling.
+ */
 function cpuLimit(target: string): number {
-  return target.includes("in-process queue") ? 1.4 : 1.8;
+  return target.includes("in-process queue") ? 1.2 : 1.5;
 }
 
 /**
@@ -181,63 +182,12 @@ function httpWorkload(
   return streamedRunsWorkload(name, apiUrl, serverCpuMs, SHAPE, { stores, job });
 }
 
-/** The ceiling: the same graph, in this process, with the same PostgreSQL checkpointer. */
-async function inProcessWorkload(databaseUrl: string, count: boolean): Promise<Result> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
-  const checkpointer = new RuntimeCheckpointer(pool, undefined, { schema: "bench_ceiling" });
-  await checkpointer.setup();
-  const { graph: compiled } = require(path.join(ROOT, "examples/src/agent.ts")) as {
-    graph: { checkpointer: unknown; stream(input: unknown, options: unknown): Promise<AsyncIterable<unknown>> };
-  };
-  compiled.checkpointer = checkpointer;
-  const threads = Array.from({ length: THREADS }, () => crypto.randomUUID());
-  const job = async (index: number): Promise<Sample> => {
-    const started = performance.now();
-    let firstEventMs = NaN;
-    const stream = await compiled.stream(input(index), {
-      configurable: { thread_id: threads[index % THREADS] },
-      streamMode: ["updates"],
-    });
-    for await (const _chunk of stream) if (Number.isNaN(firstEventMs)) firstEventMs = performance.now() - started;
-    return { firstEventMs, endMs: performance.now() - started };
-  };
-  await drive(WARMUP, CLIENTS, job);
-  await settleDatabase(databaseUrl);
-  const counter = count ? await startCountMeter(databaseUrl) : undefined;
-  const meter = startCpuMeter(ownCpuMs);
-  const { samples, elapsedMs, failures } = await drive(RUNS, CLIENTS, job);
-  const cpu = meter(samples.length);
-  const result = summarise("in-process ceiling (same graph + PostgresSaver)", samples, elapsedMs, failures, cpu);
-  if (counter) result.counts = await counter(samples.length);
-  await pool.end();
-  return result;
-}
-
-const CEILING_RESULT = "ceiling result: ";
 /** The machine's background load in CPU ms/s, measured before the bench starts anything. */
 let backgroundLoad = 0;
-/** The ceiling measured last, in a fresh process: the one before the next target. */
+/** The plain ceiling measured last, in a fresh process: the one before the next target. */
 let lastCeiling: Result | undefined;
-
-/**
- * The ceiling in a fresh process (this file, BENCH_CEILING_DATABASE_URL set): the graph's code
- * starts as cold as a target's server does, where a ceiling run again in this process would be
- * warmer with each run.
- */
-async function freshCeiling(databaseUrl: string, count: boolean): Promise<Result> {
-  const { child, log } = startProcess(process.execPath, ["--import", "tsx", __filename], ROOT, {
-    BENCH_CEILING_DATABASE_URL: databaseUrl,
-    BENCH_BACKGROUND: String(backgroundLoad),
-    BENCH_CEILING_COUNTS: String(count),
-  });
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  const line = log
-    .join("")
-    .split("\n")
-    .find((text) => text.startsWith(CEILING_RESULT));
-  if (code !== 0 || !line) throw new Error(`the ceiling's process failed (exit ${code}):\n${log.join("")}`);
-  return JSON.parse(line.slice(CEILING_RESULT.length)) as Result;
-}
+const ceilingOf = (databaseUrl: string, kind: CeilingKind, count = false) =>
+  freshCeiling(databaseUrl, kind, { count, backgroundLoad });
 
 async function runtimeWorkload(
   name: string,
@@ -249,7 +199,9 @@ async function runtimeWorkload(
   extraEnv: Record<string, string> = {},
 ): Promise<Result> {
   // The first target's ceiling before it (every later one's is the ceiling after the target before).
-  if (ADJACENT_CEILINGS && !lastCeiling) lastCeiling = await freshCeiling(database.url, false);
+  // The protocol's target is judged against the protocol ceiling, measured right before and after it.
+  if (ADJACENT_CEILINGS && !lastCeiling) lastCeiling = await ceilingOf(database.url, "plain");
+  const protocolBefore = ADJACENT_CEILINGS && protocol ? await ceilingOf(database.url, "protocol") : undefined;
   const port = await freePort();
   const service = path.join(ROOT, "services/agent-runtime");
   const env = {
@@ -290,9 +242,13 @@ async function runtimeWorkload(
     await stopProcess(child);
     for (const worker of workers) await stopProcess(worker.child);
   }
-  if (ADJACENT_CEILINGS) {
+  if (ADJACENT_CEILINGS && protocol) {
+    result.ceilingBefore = protocolBefore;
+    result.adjacentCeiling = await ceilingOf(database.url, "protocol");
+    lastCeiling = await ceilingOf(database.url, "plain");
+  } else if (ADJACENT_CEILINGS) {
     result.ceilingBefore = lastCeiling;
-    result.adjacentCeiling = lastCeiling = await freshCeiling(database.url, false);
+    result.adjacentCeiling = lastCeiling = await ceilingOf(database.url, "plain");
   }
   return result;
 }
@@ -343,16 +299,6 @@ async function startOtlpSink(): Promise<{ url: string; requests: number; bytes: 
 }
 
 async function main(): Promise<void> {
-  if (process.env.BENCH_CEILING_DATABASE_URL) {
-    // A ceiling's own process (freshCeiling).
-    useBackground(Number(process.env.BENCH_BACKGROUND));
-    const result = await inProcessWorkload(
-      process.env.BENCH_CEILING_DATABASE_URL,
-      process.env.BENCH_CEILING_COUNTS === "true",
-    );
-    console.log(CEILING_RESULT + JSON.stringify(result));
-    return;
-  }
   if (process.env.BENCH_TARGET_URL) {
     // Profiling aid: only the HTTP workload, against a server started by hand.
     const result = await httpWorkload(
@@ -440,7 +386,10 @@ async function main(): Promise<void> {
         console.error(`reference server skipped: ${(error as Error).message.split("\n")[0]}`);
       }
     }
-    if (!SKIP.has("ceiling")) results.push(await freshCeiling(database.url, true));
+    if (!SKIP.has("ceiling")) {
+      results.push(await ceilingOf(database.url, "plain", true));
+      if (!SKIP.has("protocol")) results.push(await ceilingOf(database.url, "protocol", true));
+    }
   } finally {
     await deleteRedisKeys(testRedisUrl(), prefix).catch(() => undefined);
     await deleteRedisKeys(testRedisUrl(), `${prefix}-split`).catch(() => undefined);
@@ -544,7 +493,8 @@ async function main(): Promise<void> {
     }
   }
 
-  const ceiling = results.find((r) => r.name.startsWith("in-process"));
+  const ceiling = results.find((r) => r.name === CEILING_NAMES.plain);
+  const protocolCeiling = results.find((r) => r.name === CEILING_NAMES.protocol);
   for (const ours of results.filter((r) => r.name.startsWith("this runtime"))) {
     console.log(`\n${ours.name}:`);
     const reference = referenceFor(ours.name, results);
@@ -564,19 +514,25 @@ async function main(): Promise<void> {
       // Server plus PostgreSQL/Redis/kernel CPU per run against the ceiling's graph plus PostgreSQL:
       // the ceilings measured right before and after this target when there are (the verdict),
       // and the one at the end.
+      // The protocol's target against the protocol ceiling (the plain one's figure is printed too).
       const ownCost = ours.cpu.server + ours.cpu.rest;
       const limit = cpuLimit(ours.name);
       const adjacent = ours.adjacentCeiling;
-      const verdict = adjacent ? ceilingCost(ours) : ceiling.cpu.server + ceiling.cpu.rest;
+      const last = (ours.name.includes(PROTOCOL) && protocolCeiling) || ceiling;
+      const verdict = adjacent ? ceilingCost(ours) : last.cpu.server + last.cpu.rest;
       const cost = ownCost / verdict;
-      const against = adjacent ? "the ceilings measured next to it" : "in-process ceiling";
+      const against = adjacent ? `the ${adjacent.name.split(" (")[0]}s measured next to it` : last.name.split(" (")[0];
       console.log(
         `  server + rest CPU vs ${against}: ${format(cost, 2)}x (target <= ${limit}x) ${cost <= limit ? "OK" : "MISSED"}` +
           (adjacent ? ` (${format(ownCost, 2)} / ${format(verdict, 2)} ms)` : ""),
       );
       if (adjacent) {
-        const last = ownCost / (ceiling.cpu.server + ceiling.cpu.rest);
-        console.log(`  server + rest CPU vs the ceiling measured last: ${format(last, 2)}x`);
+        const ratio = ownCost / (last.cpu.server + last.cpu.rest);
+        console.log(`  server + rest CPU vs the ${last.name.split(" (")[0]} measured last: ${format(ratio, 2)}x`);
+      }
+      if (last !== ceiling) {
+        const plain = ownCost / (ceiling.cpu.server + ceiling.cpu.rest);
+        console.log(`  server + rest CPU vs the plain ceiling measured last: ${format(plain, 2)}x`);
       }
     }
   }
