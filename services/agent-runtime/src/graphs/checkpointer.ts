@@ -11,6 +11,7 @@ import {
   type CheckpointRows,
   type CheckpointTables,
 } from "./checkpoint-statement";
+import { runtimeSelectSql } from "./checkpoint-read";
 import { HeldCheckpoints, type HeldCheckpoint, type Landing, type RunHold } from "./held-checkpoints";
 import { WriteStash, type WriteBatch, type WriteRow } from "./write-stash";
 
@@ -45,21 +46,6 @@ export interface CheckpointRow {
   metadata: Record<string, unknown>;
   channel_values: Blob[][] | null;
   pending_writes: Blob[][] | null;
-}
-
-/** The blob arrays of the official read (a `bytea[][]` each), to aggregate as JSON instead. */
-const BLOB_ARRAYS = /array_agg\((array\[[^\]]*\](?: order by [^)]*)?)\)/g;
-
-/**
- * The official read with its two blob arrays answered as JSON (arrays of each bytea's text, hex
- * by default) instead of `bytea[][]`: `pg` parses an array's text character by character in
- * JavaScript (about 0.3 ms for a thread of 20 messages, growing with its history, on every run and
- * every state or history read), while JSON and hex are parsed natively. The text unchanged if it
- * no longer has exactly those two arrays (a newer saver): the loaders below read both forms.
- */
-export function jsonBlobArrays(selectSql: string): string {
-  const rewritten = selectSql.replace(BLOB_ARRAYS, "array_to_json(array_agg($1))");
-  return (selectSql.match(BLOB_ARRAYS) ?? []).length === 2 ? rewritten : selectSql;
 }
 
 /**
@@ -111,7 +97,7 @@ export class RuntimeCheckpointer extends PostgresSaver {
   ) {
     super(connections, serde, options);
     const statements = (this as unknown as { SQL_STATEMENTS: { SELECT_SQL: string } }).SQL_STATEMENTS;
-    statements.SELECT_SQL = jsonBlobArrays(statements.SELECT_SQL);
+    statements.SELECT_SQL = runtimeSelectSql(statements.SELECT_SQL);
     const schema = `"${options?.schema ?? "public"}"`;
     this.tables = {
       checkpoints: `${schema}.checkpoints`,

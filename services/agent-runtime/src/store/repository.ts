@@ -239,19 +239,28 @@ function labelConditions(path: string[], at: (index: number, length: number) => 
   return path.flatMap((label, index) => (label === "*" ? [] : [Prisma.sql`${at(index, path.length)} = ${label}`]));
 }
 
-/** SQL for a filter on top-level fields of the value, with the operators of LangGraph's stores. */
+/**
+ * SQL for a filter on top-level fields of the value, with the operators of LangGraph's stores. A
+ * field asked to equal a value is also asked as the item's containment of `{field: value}`: implied
+ * by the equality, and what the value's GIN index answers, so the search reads the matching items
+ * instead of every item under the prefix (the equality stays: `[1, 2]` contains `[1]`).
+ */
 function filterConditions(filter: Record<string, unknown>): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [];
+  const contained: Record<string, unknown> = {};
   for (const [field, condition] of Object.entries(filter)) {
     const target = Prisma.sql`(value -> ${field}::text)`;
     if (isOperatorObject(condition)) {
       for (const [operator, operand] of Object.entries(condition)) {
         conditions.push(operatorCondition(target, field, operator, operand));
+        if (operator === "$eq" && operand !== undefined) contained[field] = operand;
       }
     } else {
       conditions.push(Prisma.sql`${target} = ${JSON.stringify(condition)}::jsonb`);
+      if (condition !== undefined) contained[field] = condition;
     }
   }
+  if (Object.keys(contained).length) conditions.unshift(Prisma.sql`value @> ${JSON.stringify(contained)}::jsonb`);
   return conditions;
 }
 
