@@ -40,3 +40,33 @@ test("a document that is not valid OpenAPI is refused by that check", async () =
   expect(status).toBe(500);
   expect(text).toMatch(/apiDoc was invalid/);
 });
+
+type Operation = { responses?: Record<string, { $ref?: string }>; parameters?: { $ref?: string }[] };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { responses: Record<string, { headers?: Record<string, unknown> }> };
+};
+const METHODS = ["get", "put", "post", "patch", "delete", "head", "options"];
+const operationsOf = (document: Document) =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
+  );
+
+test.each([
+  ["agent runtime", agentRuntimeApi],
+  ["control plane", controlPlaneApi],
+])("every operation of the %s contract may answer 429 with Retry-After and the RateLimit fields", (_name, api) => {
+  // Any caller may be over its budget, and an address past its failed authentications is refused everything.
+  const document = api as unknown as Document;
+  const without = operationsOf(document)
+    .filter(({ operation }) => operation.responses?.["429"]?.$ref !== "#/components/responses/TooManyRequests")
+    .map(({ name }) => name);
+  expect(without).toEqual([]);
+  expect(Object.keys(document.components.responses.TooManyRequests?.headers ?? {}).sort()).toEqual([
+    "RateLimit",
+    "RateLimit-Policy",
+    "Retry-After",
+  ]);
+});

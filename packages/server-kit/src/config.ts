@@ -1,3 +1,4 @@
+import express from "express";
 import { z } from "zod";
 import { OutboundPolicy } from "./outbound/policy";
 
@@ -55,6 +56,35 @@ export const env = {
           context.addIssue({ code: "custom", message: (error as Error).message });
           return z.NEVER;
         }
+      }),
+  /**
+   * TRUST_PROXY: the reverse proxies whose X-Forwarded-For is believed for the client's address
+   * (Express's `trust proxy`): a hop count (`1`), or addresses, CIDR ranges and the names
+   * `loopback`, `linklocal`, `uniquelocal`, comma-separated. Unset: the socket's address.
+   */
+  trustProxy: () =>
+    z
+      .string()
+      .optional()
+      .transform((value, context) => {
+        if (value === undefined || value.trim() === "") return undefined;
+        const setting = /^\d+$/.test(value.trim()) ? Number(value) : value;
+        if (typeof setting === "string" && /^(true|false)$/i.test(setting.trim())) {
+          context.addIssue({
+            code: "custom",
+            message:
+              "must be a hop count or the proxies' addresses (trusting every address would let any client choose its own)",
+          });
+          return z.NEVER;
+        }
+        try {
+          // Express compiles the setting at once: a bad address throws here, not on a request.
+          express().set("trust proxy", setting);
+        } catch (error) {
+          context.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+        return setting;
       }),
 };
 

@@ -50,8 +50,9 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
     // sends null for what it was not given; proxies drop Content-Type.
     tolerantInput: true,
     // CORS first (a preflight carries no credentials), then the deployment's keys or custom auth.
+    cors: corsMiddleware(corsSettingsOf(deps.config)),
+    trustProxy: deps.config.TRUST_PROXY,
     early: [
-      ...corsMiddleware(corsSettingsOf(deps.config)),
       // langgraph.json's http.app: after CORS and auth, before every built-in route; before auth
       // when `http.enable_custom_route_auth` is false (its routes are public).
       ...(customRoutes && publicRoutes ? [customRoutes] : []),

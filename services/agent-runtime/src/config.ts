@@ -162,6 +162,14 @@ export const agentRuntimeEnv = z.object({
   RATE_LIMIT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Runs created per minute by one API key or user (a batch counts each run); 0: run creates count as requests. */
   RATE_LIMIT_RUNS_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+  /**
+   * Requests refused 401 per minute from one client address (guessing keys); past it the address
+   * gets 429s until its window ends. 0 (the default) turns it off: behind an ingress without
+   * TRUST_PROXY every client shares the ingress's address.
+   */
+  RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+  /** Reverse proxies whose X-Forwarded-For gives the client's address: a hop count or their addresses/CIDRs; unset, the socket's address. */
+  TRUST_PROXY: env.trustProxy(),
   /** Besides the internet, what webhooks may reach: network names (loopback, private, link-local...), addresses, CIDR ranges. */
   OUTBOUND_ALLOW: env.outboundPolicy(),
 });

@@ -21,6 +21,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Express {
     validationStyle: "list",
     validateResponses: process.env.VALIDATE_RESPONSES === "true",
     metrics: deps.metrics,
+    trustProxy: deps.config.TRUST_PROXY,
     // The console's files are outside the contract: served before its validator.
     early: deps.config.CONSOLE_ENABLED
       ? [consoleRouter(deps.config.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR, deps.logger)]

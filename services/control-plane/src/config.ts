@@ -136,6 +136,10 @@ export const controlPlaneEnv = z.object({
   RATE_LIMIT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).default(3000),
   /** Requests per minute of one tenant that may start a build (deployment create, patch, redeploy); 0: they count as requests. */
   RATE_LIMIT_DEPLOYS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  /** Requests refused 401 per minute from one client address (guessing API keys); past it the address gets 429s until its window ends; 0 turns it off. */
+  RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  /** Reverse proxies whose X-Forwarded-For gives the client's address: a hop count or their addresses/CIDRs; unset, the socket's address. */
+  TRUST_PROXY: env.trustProxy(),
 });
 
 export type ControlPlaneConfig = z.infer<typeof controlPlaneEnv> & {

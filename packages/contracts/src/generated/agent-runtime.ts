@@ -326,7 +326,10 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Create several background runs, each on a new thread */
+    /**
+     * Create several background runs, each on a new thread
+     * @description Every run is checked before any is made (Redis reachable, its assistant known, its graph loaded): such a failure makes none. A failure only making a run reveals (the auth handler refusing it, a lost connection) leaves the runs before it; the answer, with the failure's status, names them, and with an Idempotency-Key it is kept as the key's answer, so a repeat makes no run twice.
+     */
     post: operations["createStatelessRunBatch"];
     delete?: never;
     options?: never;
@@ -1748,6 +1751,21 @@ export type components = {
         "application/json": components["schemas"]["ErrorDetail"];
       };
     };
+    /** @description Over a budget per minute: the caller's requests (or its runs or deploys), or the client address's requests that failed authentication (then every request of that address is refused until its window ends). Nothing was done; retry after `Retry-After` seconds. */
+    TooManyRequests: {
+      headers: {
+        /** @description Seconds until the budget's window ends. */
+        "Retry-After"?: number;
+        /** @description The budget (draft-ietf-httpapi-ratelimit-headers), e.g. `"requests";q=600;w=60`: its name, requests per window and the window in seconds. */
+        "RateLimit-Policy"?: string;
+        /** @description What is left of it, e.g. `"requests";r=0;t=37`: the requests left and the seconds until the window ends. Absent when a single request asks more than a whole window allows. */
+        RateLimit?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
     /** @description Server-sent events `event: <kind>\ndata: <json>\nid: <id>`; the first is `metadata` `{run_id, attempt}`. `Content-Location` and `Location` name the run's stream. */
     RunEventStream: {
       headers: {
@@ -1765,7 +1783,7 @@ export type components = {
     SubgraphsRecurse: components["schemas"]["QueryFlag"];
     /** @description An assistant UUID, or a graph id (its default assistant). */
     AssistantIdPath: string;
-    /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+    /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
     IdempotencyKey: string;
     RunIdPath: string;
     LastEventIdHeader: string;
@@ -1805,6 +1823,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -1840,6 +1859,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -1847,7 +1867,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -1873,6 +1893,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -1901,6 +1922,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -1933,6 +1955,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -1961,6 +1984,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -1994,6 +2018,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2026,6 +2051,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2058,6 +2084,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2092,6 +2119,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2121,6 +2149,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2145,6 +2174,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2171,6 +2201,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2211,6 +2242,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2234,6 +2266,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2257,6 +2290,7 @@ export interface operations {
           "application/json": unknown;
         };
       };
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2325,6 +2359,7 @@ export interface operations {
           "application/json": unknown;
         };
       };
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2348,6 +2383,7 @@ export interface operations {
           "application/json": unknown;
         };
       };
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2375,6 +2411,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2382,7 +2419,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -2409,6 +2446,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2416,7 +2454,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -2442,6 +2480,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2477,6 +2516,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2484,7 +2524,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -2510,6 +2550,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyKeyInProgress"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2538,6 +2579,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2566,6 +2608,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2593,6 +2636,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2618,6 +2662,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2649,6 +2694,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2656,7 +2702,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -2674,6 +2720,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2681,7 +2728,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -2708,6 +2755,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2738,6 +2786,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2745,7 +2794,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -2768,6 +2817,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       409: components["responses"]["IdempotencyKeyInProgress"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2794,6 +2844,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2824,6 +2875,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2854,6 +2906,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2861,7 +2914,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -2887,6 +2940,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2915,6 +2969,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2945,6 +3000,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -2977,6 +3033,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3004,6 +3061,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3029,6 +3087,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3065,6 +3124,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3097,6 +3157,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Error"];
       default: components["responses"]["Error"];
     };
@@ -3125,6 +3186,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3156,6 +3218,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3188,6 +3251,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3220,6 +3284,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3227,7 +3292,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -3256,6 +3321,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3263,7 +3329,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -3291,6 +3357,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["IdempotencyKeyInProgress"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3298,7 +3365,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -3318,6 +3385,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3325,7 +3393,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key. A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
+        /** @description Makes this create safe to repeat (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A repeat with the same key and the same request (method, path, query and body) within IDEMPOTENCY_KEY_TTL_SECONDS (24 h unless set) does not do the work again: it is answered the first answer (status and body), marked `Idempotent-Replayed: true`, and waits for it while the first request is in flight (up to 30 s, then a 409 with `Retry-After`). A repeated stream (`/runs/stream`) streams the first request's run from its first event, as joining it would; a repeated wait (`/runs/wait`) waits for that run. The same key on another request is a 422 naming this header. Keys are kept per deployment key or custom-auth user; a failed first request (any status but 2xx) frees its key, unless it is a batch that made some of its runs (its answer is kept). A bare string or a structured-field string (`"..."`) of 1 to 255 printable ASCII characters. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -3354,6 +3422,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3382,6 +3451,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3409,6 +3479,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3446,6 +3517,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3477,6 +3549,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3502,6 +3575,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3532,6 +3606,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3568,6 +3643,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3603,6 +3679,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3634,6 +3711,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3660,6 +3738,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3677,6 +3756,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       426: components["responses"]["Error"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3708,6 +3788,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3744,6 +3825,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };
@@ -3772,6 +3854,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
       default: components["responses"]["Error"];
     };
   };

@@ -1147,6 +1147,21 @@ export type components = {
         "application/json": components["schemas"]["ErrorDetail"];
       };
     };
+    /** @description Over a budget per minute: the caller's requests (or its runs or deploys), or the client address's requests that failed authentication (then every request of that address is refused until its window ends). Nothing was done; retry after `Retry-After` seconds. */
+    TooManyRequests: {
+      headers: {
+        /** @description Seconds until the budget's window ends. */
+        "Retry-After"?: number;
+        /** @description The budget (draft-ietf-httpapi-ratelimit-headers), e.g. `"requests";q=600;w=60`: its name, requests per window and the window in seconds. */
+        "RateLimit-Policy"?: string;
+        /** @description What is left of it, e.g. `"requests";r=0;t=37`: the requests left and the seconds until the window ends. Absent when a single request asks more than a whole window allows. */
+        RateLimit?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorDetail"];
+      };
+    };
     /** @description The upload is refused; `detail` says why. */
     UploadRefused: {
       headers: {
@@ -1197,6 +1212,7 @@ export interface operations {
           "text/html": string;
         };
       };
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1234,6 +1250,7 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1266,6 +1283,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1299,6 +1317,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1332,6 +1351,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1360,6 +1380,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1389,6 +1410,7 @@ export interface operations {
         content?: never;
       };
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1411,6 +1433,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1442,6 +1465,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1468,6 +1492,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1494,6 +1519,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1524,6 +1550,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1551,6 +1578,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1578,6 +1606,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1602,6 +1631,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1630,6 +1660,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1675,6 +1706,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1707,6 +1739,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1745,6 +1778,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1772,6 +1806,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1800,6 +1835,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1835,6 +1871,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1866,6 +1903,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1897,6 +1935,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
       501: components["responses"]["NotImplemented"];
       503: components["responses"]["Unavailable"];
     };
@@ -1932,6 +1971,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1960,6 +2000,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -1998,6 +2039,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -2030,6 +2072,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -2062,6 +2105,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -2091,6 +2135,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -2123,6 +2168,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -2150,6 +2196,7 @@ export interface operations {
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -2176,6 +2223,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -2208,6 +2256,7 @@ export interface operations {
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -2234,6 +2283,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -2257,6 +2307,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["TenantMismatch"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -2295,6 +2346,7 @@ export interface operations {
       413: components["responses"]["UploadRefused"];
       415: components["responses"]["UploadRefused"];
       422: components["responses"]["ValidationError"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };

@@ -7,6 +7,7 @@ import type { Logger } from "../logger";
 import { HttpError, ServiceUnavailableError, ValidationFailedError, type ValidationIssue } from "./errors";
 import { createMetrics, type ServiceMetrics } from "./metrics";
 import type { RateLimitMount } from "./rate-limit";
+import { SERVICE_PATHS } from "./service-paths";
 import { rejectUnstorableText } from "./storable-text";
 import { isTransientError } from "../transient";
 import { defaultJsonContentType, nullAsAbsent } from "./tolerant";
@@ -33,13 +34,21 @@ export interface ServiceAppOptions {
    * without `Content-Type` is read as JSON. Values are still validated.
    */
   tolerantInput?: boolean;
-  /** Middleware before everything but health and metrics (CORS). */
+  /** CORS: before everything else but the request log and metrics, so a browser can read every answer. */
+  cors?: RequestHandler[];
+  /** Middleware before everything but CORS, health and metrics (authentication on the runtime). */
   early?: RequestHandler[];
+  /**
+   * Express's `trust proxy` (TRUST_PROXY): which hops' X-Forwarded-For to believe for `req.ip`,
+   * the address failed authentications are counted by. Unset: the socket's address, never the header.
+   */
+  trustProxy?: TrustProxy;
   /** Middleware before validation (authentication). */
   before?: RequestHandler[];
   /**
    * Rate limits per caller, checked after `early` and `before` (so after authentication, and with
-   * the body read) and after the probes, /metrics and the docs, which are never limited.
+   * the body read) and after the probes, /metrics and the docs, which are never limited. Its
+   * per-address budget of failed authentications is checked after `cors`, before `early`.
    */
   rateLimit?: RateLimitMount;
   /** Mounts the service's routes; runs after the contract validator. */
@@ -48,6 +57,9 @@ export interface ServiceAppOptions {
   ready?: () => Promise<void>;
   metrics?: ServiceMetrics;
 }
+
+/** A hop count, or addresses, subnets and names (`loopback`, `uniquelocal`) of trusted proxies. */
+export type TrustProxy = number | string;
 
 export interface ServiceApp {
   app: Express;
@@ -81,6 +93,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "extended");
+  if (options.trustProxy !== undefined) app.set("trust proxy", options.trustProxy);
 
   app.use(
     pinoHttp({
@@ -113,6 +126,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     next();
   });
 
+  for (const handler of options.cors ?? []) app.use(handler);
+  if (options.rateLimit) app.use(options.rateLimit.limiter.authFailureGuard(metrics));
   for (const handler of options.early ?? []) app.use(handler);
 
   app.get("/ok", (_req, res) => {
@@ -156,7 +171,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       validateResponses: options.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
       ignoreUndocumented: false,
-      ignorePaths: /^\/(ok|ready|metrics|openapi\.json|docs)(\/|$)/,
+      ignorePaths: SERVICE_PATHS,
     }),
   );
   options.routes(app);

@@ -4,12 +4,14 @@
 // over the budget is a 429 with Retry-After and the IETF RateLimit fields
 // (draft-ietf-httpapi-ratelimit-headers: `RateLimit-Policy: "requests";q=600;w=60` and
 // `RateLimit: "requests";r=0;t=37`). Redis not answering never refuses a request: it passes
-// unchecked, counted, and the outage is logged once.
+// unchecked, counted, and the outage is logged once. Requests that fail authentication (401s) have
+// a budget per client address (guessing keys), checked before authentication: see authFailureGuard.
 import type { Request, RequestHandler, Response } from "express";
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Logger } from "../logger";
 import { TooManyRequestsError } from "./errors";
+import { SERVICE_PATHS } from "./service-paths";
 import type { ServiceMetrics } from "./metrics";
 
 /** Every budget is per minute: the window the configuration names. */
@@ -29,6 +31,12 @@ export interface RateLimiterOptions {
   requests: RateLimitPolicy;
   /** A lower budget for expensive creates (runs, builds); each such request counts here instead. */
   costly?: RateLimitPolicy;
+  /**
+   * Requests answered 401 per client address (`req.ip`: the socket's address unless the app trusts
+   * a proxy); an address past it is refused everything but the probes, /metrics and the docs until
+   * its window ends.
+   */
+  authFailures?: RateLimitPolicy;
   /** Redis shared by every replica; without it the counts live in this process. */
   redisUrl?: string;
   /** Prefix of the Redis keys (`<prefix>:ratelimit:<policy>:<caller>`). */
@@ -60,9 +68,15 @@ interface Budget {
   field: string;
 }
 
+/** Addresses refused at most: past it, the expired ones go, then the oldest (a flood of addresses costs bounded memory). */
+const MAX_BLOCKED_ADDRESSES = 10_000;
+
 export class RateLimiter {
   private readonly requests?: Budget;
   private readonly costly?: Budget;
+  private readonly authFailures?: Budget;
+  /** Addresses past their authFailures budget, until when (ms): refused from memory, no store call. */
+  private readonly blocked = new Map<string, number>();
   private readonly redis?: Redis;
   private readonly logger: Logger;
   /** Set while Redis fails, so the outage is logged once and its end once. */
@@ -70,7 +84,8 @@ export class RateLimiter {
 
   constructor(options: RateLimiterOptions) {
     this.logger = options.logger;
-    if (options.redisUrl && (options.requests.perMinute > 0 || (options.costly?.perMinute ?? 0) > 0)) {
+    const policies = [options.requests, options.costly, options.authFailures];
+    if (options.redisUrl && policies.some((policy) => (policy?.perMinute ?? 0) > 0)) {
       this.redis = new Redis(options.redisUrl, {
         // A check never queues behind a reconnect: it fails at once and the request passes.
         enableOfflineQueue: false,
@@ -103,6 +118,7 @@ export class RateLimiter {
     };
     this.requests = budget(options.requests);
     this.costly = budget(options.costly);
+    this.authFailures = budget(options.authFailures);
   }
 
   /**
@@ -167,17 +183,78 @@ export class RateLimiter {
           }
           // The store failed (Redis down or slow): the request passes unchecked.
           metrics.rateLimitUnchecked.inc();
-          if (!this.unchecked) {
-            this.unchecked = true;
-            this.logger.warn(
-              { err: outcome },
-              "rate limits are not enforced: Redis does not answer; requests pass unchecked until it does",
-            );
-          }
+          this.storeFailed(outcome);
           next();
         },
       );
     };
+  }
+
+  /**
+   * The middleware createServiceApp mounts before authentication (after CORS, so a browser can read
+   * the 429): an address whose requests failed authentication `authFailures.perMinute` times in its
+   * window is refused with 429 until the window ends. Each 401 answered is counted once it is sent;
+   * the refusal is decided in memory (no store call per request). With Redis the count is shared:
+   * an address is blocked on a replica once one of its 401s there finds the shared budget spent.
+   */
+  authFailureGuard(metrics: ServiceMetrics): RequestHandler {
+    const budget = this.authFailures;
+    return (req, res, next) => {
+      if (!budget || req.method === "OPTIONS" || SERVICE_PATHS.test(req.path)) return next();
+      const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
+      const until = this.blocked.get(address);
+      if (until !== undefined) {
+        const seconds = Math.ceil((until - Date.now()) / 1000);
+        if (seconds > 0) {
+          metrics.rateLimited.inc({ policy: budget.policy.name });
+          return next(
+            new TooManyRequestsError(
+              `Too many requests that failed authentication from this address: at most ${budget.policy.perMinute} per minute; retry in ${seconds} s`,
+              seconds,
+              { "RateLimit-Policy": budget.field, RateLimit: limitField(budget, 0, seconds) },
+            ),
+          );
+        }
+        this.blocked.delete(address);
+      }
+      res.on("finish", () => {
+        if (res.statusCode === 401) this.countFailure(budget, address, metrics);
+      });
+      next();
+    };
+  }
+
+  private countFailure(budget: Budget, address: string, metrics: ServiceMetrics): void {
+    budget.limiter.consume(address).then(
+      (result) => {
+        this.recovered();
+        if (result.remainingPoints <= 0) this.block(address, result);
+      },
+      (outcome: unknown) => {
+        if (outcome instanceof RateLimiterRes) return this.block(address, outcome);
+        metrics.rateLimitUnchecked.inc();
+        this.storeFailed(outcome);
+      },
+    );
+  }
+
+  private block(address: string, result: RateLimiterRes): void {
+    if (this.blocked.size >= MAX_BLOCKED_ADDRESSES) {
+      const now = Date.now();
+      for (const [known, until] of this.blocked) if (until <= now) this.blocked.delete(known);
+      if (this.blocked.size >= MAX_BLOCKED_ADDRESSES) this.blocked.delete(this.blocked.keys().next().value!);
+    }
+    this.blocked.delete(address);
+    this.blocked.set(address, Date.now() + Math.max(1000, result.msBeforeNext));
+  }
+
+  private storeFailed(error: unknown): void {
+    if (this.unchecked) return;
+    this.unchecked = true;
+    this.logger.warn(
+      { err: error },
+      "rate limits are not enforced: Redis does not answer; requests pass unchecked until it does",
+    );
   }
 
   private recovered(): void {

@@ -48,6 +48,8 @@ interface Claim {
   key: string;
   token: string;
   started: boolean;
+  /** Set by `idempotencyKeep`: a failure answer is kept for repeats instead of freeing the key. */
+  keep?: boolean;
   logger: Logger;
 }
 
@@ -72,7 +74,8 @@ function replay(res: Response, answer: StoredAnswer): void {
 /**
  * Keeps the first request's answer: a 2xx answer given in one piece is stored before it leaves
  * (whoever saw it, a repeat sees it too); a failure frees the key (it made nothing, so a retry may
- * do the work); a stream or wait that marked its resource started keeps it for repeats to join.
+ * do the work) unless its handler said it made part of it (`idempotencyKeep`); a stream or wait
+ * that marked its resource started keeps it for repeats to join.
  */
 function keepAnswer(res: Response, claim: Claim): void {
   res.locals[CLAIM] = claim;
@@ -83,7 +86,7 @@ function keepAnswer(res: Response, claim: Claim): void {
     if (settled) return send();
     settled = true;
     const { storage, scope, key, token, logger } = claim;
-    if (!res.headersSent && res.statusCode >= 200 && res.statusCode < 300) {
+    if (!res.headersSent && ((res.statusCode >= 200 && res.statusCode < 300) || claim.keep)) {
       const headers: Record<string, string> = {};
       for (const name of KEPT_HEADERS) {
         const value = res.getHeader(name);
@@ -102,6 +105,16 @@ function keepAnswer(res: Response, claim: Claim): void {
     }
     return send();
   } as Response["end"];
+}
+
+/**
+ * Called by a handler whose failure comes after it made part of its work (a batch that created
+ * some of its runs): the failure answer is kept as this key's answer, so a repeat is answered it
+ * again rather than doing that part twice. Nothing to do on a request without a key.
+ */
+export function idempotencyKeep(res: Response): void {
+  const claim = res.locals[CLAIM] as Claim | undefined;
+  if (claim) claim.keep = true;
 }
 
 /**

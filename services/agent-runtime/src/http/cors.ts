@@ -1,9 +1,11 @@
 // CORS as the official server configures it: `http.cors` in langgraph.json, or the environment
 // (CORS_CONFIG, CORS_ALLOW_ORIGINS) over it. Without either, any origin may call the runtime, and
-// the headers the official client reads (run ids, pages, the resumable stream) are exposed.
+// the headers the official client reads (run ids, pages, the resumable stream) are exposed, with
+// those of rate limits and idempotent repeats.
 import cors, { type CorsOptions } from "cors";
 import type { RequestHandler } from "express";
 import { z } from "zod";
+import { REPLAYED_HEADER } from "@lgp/server-kit";
 import { GraphConfigError, readGraphProject } from "../graphs/config";
 
 export const corsSettings = z
@@ -30,8 +32,21 @@ export const corsSettings = z
 
 export type CorsSettings = z.infer<typeof corsSettings>;
 
-/** What the official client needs to read: the run a stream belongs to, its resumable stream, pages. */
-const CLIENT_HEADERS = ["Content-Location", "Location", "X-Pagination-Total", "X-Pagination-Next"];
+/**
+ * What a page needs to read: the run a stream belongs to, its resumable stream, pages (the official
+ * client); when to retry a 429 or 503 and the budget left (rate limits); whether a create with an
+ * Idempotency-Key was answered again rather than done.
+ */
+const CLIENT_HEADERS = [
+  "Content-Location",
+  "Location",
+  "X-Pagination-Total",
+  "X-Pagination-Next",
+  "Retry-After",
+  "RateLimit",
+  "RateLimit-Policy",
+  REPLAYED_HEADER,
+];
 
 /** Adds the headers the official client needs to an `expose_headers` list that lacks them. */
 function withClientHeaders(expose: string[]): string[] {

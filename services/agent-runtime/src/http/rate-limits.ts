@@ -1,7 +1,8 @@
 // The runtime's rate limits: per deployment key (the hash it matched) or per custom-auth user, once
 // authentication has said which. Run creates of the run API (on a thread or stateless; create,
 // stream, wait, batch) have a budget of their own, a batch counting each of its runs. An open
-// runtime (no keys, no custom auth) has no callers to tell apart and is not limited.
+// runtime (no keys, no custom auth) has no callers to tell apart and is not limited. Requests
+// refused 401 have a budget per client address (TRUST_PROXY says which address that is).
 import type { Request, Response } from "express";
 import { RateLimiter, type Logger, type RateLimitMount } from "@lgp/server-kit";
 import { apiKeyIdOf, authOf } from "../auth";
@@ -18,6 +19,7 @@ export function runtimeRateLimiter(
   return new RateLimiter({
     requests: { name: "requests", perMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE },
     costly: { name: "runs", perMinute: config.RATE_LIMIT_RUNS_PER_MINUTE },
+    authFailures: { name: "auth_failures", perMinute: config.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE },
     redisUrl: options.shared ? config.REDIS_URL : undefined,
     keyPrefix: config.REDIS_PREFIX,
     logger,

@@ -134,6 +134,24 @@ export class RunService {
   }
 
   /**
+   * What refuses a run before anything is stored, checked alone (a batch checks all its runs before
+   * it creates any): Redis out of reach (503), an unknown assistant (404), a graph that failed to
+   * load at start-up (409). Answers the assistant.
+   */
+  async creatable(body: Pick<RunCreate, "assistant_id">) {
+    const { assistants, queue, events } = this.deps;
+    // Nothing is stored while Redis is out of reach: a 503 the client retries, never a 500 after a
+    // stored run (the official clients retry 5xx, and each retry would have made another run).
+    if (!queue.reachable() || !events.reachable()) {
+      throw new ServiceUnavailableError("The run queue is unreachable: no run was created; retry shortly");
+    }
+    const assistant = await assistants.resolve(body.assistant_id, { cached: true });
+    // A graph that failed to load at start-up answers 409 now rather than a failed run later.
+    this.deps.graphs.assertLoaded(assistant.graph_id);
+    return assistant;
+  }
+
+  /**
    * `create` in two steps, for streams: answers as soon as the run row exists, with the run's
    * first event (`metadata`, whose id is known in advance) and `queued`, which settles once that
    * event is stored and the run queued. A stream sends the first event meanwhile.
@@ -143,16 +161,9 @@ export class RunService {
     body: RunCreate,
     options: RunCaller & { temporary?: boolean; eager?: boolean; protocol?: boolean; resumeInterrupt?: boolean } = {},
   ): Promise<{ run: RunRow; first: RunEvent; queued: Promise<void> }> {
-    const { runs, threads, assistants, queue, events } = this.deps;
+    const { runs, threads, events } = this.deps;
     const { auth } = options;
-    // Nothing is stored while Redis is out of reach: a 503 the client retries, never a 500 after a
-    // stored run (the official clients retry 5xx, and each retry would have made another run).
-    if (!queue.reachable() || !events.reachable()) {
-      throw new ServiceUnavailableError("The run queue is unreachable: no run was created; retry shortly");
-    }
-    const assistant = await assistants.resolve(body.assistant_id, { cached: true });
-    // A graph that failed to load at start-up answers 409 now rather than a failed run later.
-    this.deps.graphs.assertLoaded(assistant.graph_id);
+    const assistant = await this.creatable(body);
     const runId = newRunId();
     const strategy = body.multitask_strategy ?? "enqueue";
     const { filters: access, value: authorized } = await this.authorize(auth, "threads:create_run", {

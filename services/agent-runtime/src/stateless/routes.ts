@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { idempotencyStarted } from "@lgp/server-kit";
+import { HttpError, idempotencyKeep, idempotencyStarted, isTransientError } from "@lgp/server-kit";
 import { answerWhenEnded, cancelOnLeave } from "../runs/answers";
 import { runCallerOf } from "../http/settings";
 import type { RunCreate, RunService } from "../runs/service";
@@ -17,9 +17,21 @@ export function statelessRouter(stateless: StatelessRunService, runs: RunService
     res.json(toRun(run));
   });
 
+  // All or nothing as far as can be known beforehand: every run is checked before the first is
+  // made. A failure after that (Redis or PostgreSQL lost, the auth handler refusing one) leaves the
+  // runs made so far: the answer names them, and an Idempotency-Key keeps that answer, so a repeat
+  // does not make them twice.
   router.post("/runs/batch", async (req, res) => {
-    const created = [];
-    for (const body of req.body as RunCreate[]) created.push(toRun(await stateless.create(body, runCallerOf(res))));
+    const bodies = req.body as RunCreate[];
+    for (const body of bodies) await runs.creatable(body);
+    const created: ReturnType<typeof toRun>[] = [];
+    try {
+      for (const body of bodies) created.push(toRun(await stateless.create(body, runCallerOf(res))));
+    } catch (error) {
+      if (created.length === 0) throw error;
+      idempotencyKeep(res);
+      throw partialBatch(error, created, bodies.length);
+    }
     res.json(created);
   });
 
@@ -46,4 +58,17 @@ export function statelessRouter(stateless: StatelessRunService, runs: RunService
   });
 
   return router;
+}
+
+/** A batch that failed after making some runs: the failure's status, and which runs exist. */
+function partialBatch(error: unknown, created: { run_id: string }[], size: number): HttpError {
+  const status = error instanceof HttpError ? error.status : isTransientError(error) ? 503 : 500;
+  const cause =
+    error instanceof HttpError && typeof error.detail === "string" ? error.detail : "the server could not create it";
+  return new HttpError(
+    status,
+    `Run ${created.length + 1} of ${size} failed: ${cause}. Runs 1 to ${created.length} were created and are queued ` +
+      `(${created.map((run) => run.run_id).join(", ")}); repeating this request with the same Idempotency-Key ` +
+      `answers this again without making them twice; send the others in a new request.`,
+  );
 }

@@ -120,7 +120,7 @@ describe("http.cors in langgraph.json", () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-expose-headers")?.split(",")).toEqual(
-      expect.arrayContaining(["X-Custom", "Content-Location", "X-Pagination-Total"]),
+      expect.arrayContaining(["X-Custom", "Content-Location", "X-Pagination-Total", "Retry-After", "RateLimit"]),
     );
   });
 });

@@ -1,6 +1,7 @@
 // The control plane's rate limits: per tenant (whichever of its keys is used), after the API-key
 // middleware has resolved it. Requests that may start a build (a deployment created, patched or
 // redeployed) have a budget of their own; public operations (the OAuth callback) are not limited.
+// Requests refused 401 have a budget per client address (TRUST_PROXY says which address that is).
 import type { Request } from "express";
 import { RateLimiter, type Logger, type RateLimitMount } from "@lgp/server-kit";
 import type { ControlPlaneConfig } from "../config";
@@ -23,6 +24,7 @@ export function controlPlaneRateLimiter(
   return new RateLimiter({
     requests: { name: "requests", perMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE },
     costly: { name: "deploys", perMinute: config.RATE_LIMIT_DEPLOYS_PER_MINUTE },
+    authFailures: { name: "auth_failures", perMinute: config.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE },
     redisUrl: options.shared ? config.REDIS_URL : undefined,
     keyPrefix: KEY_PREFIX,
     logger,
