@@ -225,9 +225,15 @@ describe("overlays", () => {
     expect(binding.subjects).toEqual([{ kind: "ServiceAccount", name: "control-plane", namespace: "lgp-dev" }]);
   });
 
-  test("prod: pinned images, two replicas of each API, workers 2..20, no Secret in the manifests", () => {
+  test("prod: images pinned to this release, two replicas of each API, workers 2..20, no Secret in the manifests", () => {
     const objects = kustomize(path.join(K8S, "overlays/prod"));
-    for (const container of podContainers(objects)) expect(container.image).toMatch(/:0\.1\.0$/);
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+    for (const container of podContainers(objects))
+      expect(container.image).toMatch(new RegExp(`:${version.replace(/\./g, "\\.")}$`));
+    const config = readYamlDocuments(path.join(K8S, "overlays/prod/patches/config.yaml"))[0] as {
+      data: Record<string, string>;
+    };
+    expect(config.data.K8S_AGENT_RUNTIME_IMAGE).toBe(`langgraph-platform/agent-runtime:${version}`);
     const replicas = Object.fromEntries(byKind(objects, "Deployment").map((d) => [d.metadata.name, d.spec.replicas]));
     expect(replicas).toEqual({ "control-plane": 2, "agent-runtime": 2, "agent-runtime-worker": undefined });
     const hpa = byKind(objects, "HorizontalPodAutoscaler")[0];
