@@ -1,6 +1,7 @@
 // Assistant rows: the active version's fields on `assistants`, every version in `assistant_versions`.
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db";
+import { keptCount, unfiltered } from "../common/row-counts";
 import { filtersSql, type AuthFilters } from "../auth";
 
 export interface AssistantRow {
@@ -146,6 +147,8 @@ export class AssistantRepository {
   }
 
   async count(filter: AssistantFilter): Promise<number> {
+    if (!filter.graphId && !filter.name && unfiltered(filter.metadata, filter.access))
+      return keptCount(this.db, "assistants");
     const rows = await this.db.$queryRaw<
       { count: bigint }[]
     >`SELECT COUNT(*) AS count FROM assistants WHERE ${where(filter)}`;

@@ -2,6 +2,7 @@
 import type { CheckpointerTtlSettings } from "../ttl/settings";
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db";
+import { keptCount, unfiltered } from "../common/row-counts";
 import { filtersSql, type AuthFilters } from "../auth";
 import type { PruneStrategy, ThreadExpiry } from "./ttl";
 
@@ -54,18 +55,6 @@ function where(filter: ThreadFilter): Prisma.Sql {
   }
   if (filter.access) conditions.push(filtersSql(Prisma.sql`metadata`, filter.access));
   return Prisma.join(conditions, " AND ");
-}
-
-/** Whether a filter keeps every thread (then the kept count is the total). */
-function unfiltered(filter: ThreadFilter): boolean {
-  const empty = (value?: Record<string, unknown>) => !value || Object.keys(value).length === 0;
-  return (
-    !filter.status &&
-    empty(filter.metadata) &&
-    empty(filter.values) &&
-    filter.ids === undefined &&
-    (filter.access === undefined || Object.keys(filter.access).length === 0)
-  );
 }
 
 export class ThreadRepository {
@@ -180,11 +169,8 @@ export class ThreadRepository {
   }
 
   async count(filter: ThreadFilter): Promise<number> {
-    if (unfiltered(filter)) {
-      // Kept by triggers (migration thread_counts): exact, and 16 rows where a count reads them all.
-      const [row] = await this.db.$queryRaw<{ count: bigint | null }[]>`SELECT sum(count) AS count FROM thread_counts`;
-      return Number(row?.count ?? 0);
-    }
+    if (!filter.status && !filter.ids && unfiltered(filter.metadata, filter.values, filter.access))
+      return keptCount(this.db, "threads");
     const rows = await this.db.$queryRaw<
       { count: bigint }[]
     >`SELECT COUNT(*) AS count FROM threads WHERE ${where(filter)}`;

@@ -1,5 +1,5 @@
 // The total of an unfiltered thread search or count (a console's list of every thread) is kept by
-// triggers in thread_counts, so it costs 16 rows at any size; these prove it stays exact however
+// triggers in row_counts, so it costs 16 rows at any size; these prove it stays exact however
 // threads come and go: one at a time, many at once, by delete, by prune, and by a run that makes
 // its thread.
 import pg from "pg";
@@ -32,7 +32,8 @@ const post = async (path: string, body: unknown) => {
 const searchTotal = async (body: unknown = {}) =>
   Number((await post("/threads/search", body)).headers.get("x-pagination-total"));
 const count = async (body: unknown = {}) => (await (await post("/threads/count", body)).json()) as number;
-const kept = async () => Number((await sql.query("SELECT sum(count) AS n FROM thread_counts")).rows[0].n);
+const kept = async () =>
+  Number((await sql.query("SELECT sum(count) AS n FROM row_counts WHERE relation = 'threads'")).rows[0].n);
 const actual = async () => Number((await sql.query("SELECT count(*) AS n FROM threads")).rows[0].n);
 
 test("an unfiltered total is the kept count, exact as threads are made and removed every way", async () => {
@@ -67,8 +68,29 @@ test("an unfiltered total is the kept count, exact as threads are made and remov
   expect(await count()).toBe(30);
 
   // Many at once in one statement (as a sweep deletes): one shard moves by all of them.
-  await sql.query("DELETE FROM threads WHERE metadata @> '{\"batch\": \"even\"}'");
+  await sql.query('DELETE FROM threads WHERE metadata @> \'{"batch": "even"}\'');
   expect(await count()).toBe(await actual());
   await sql.query("TRUNCATE threads CASCADE");
   expect(await count()).toBe(0);
+});
+
+test("so is an unfiltered assistant search's total: the graphs' own assistants, then made and deleted", async () => {
+  const keptAssistants = async () =>
+    Number((await sql.query("SELECT sum(count) AS n FROM row_counts WHERE relation = 'assistants'")).rows[0].n);
+  const assistantsTotal = async () =>
+    Number((await post("/assistants/search", { limit: 1 })).headers.get("x-pagination-total"));
+  const existing = Number((await sql.query("SELECT count(*) AS n FROM assistants")).rows[0].n);
+  expect(existing).toBeGreaterThan(0);
+  expect(await keptAssistants()).toBe(existing);
+  const made = await Promise.all(
+    [1, 2, 3].map(
+      async () =>
+        ((await (await post("/assistants", { graph_id: "agent" })).json()) as { assistant_id: string }).assistant_id,
+    ),
+  );
+  expect(await assistantsTotal()).toBe(existing + 3);
+  expect(await (await post("/assistants/count", {})).json()).toBe(existing + 3);
+  await fetch(`${runtime.url}/assistants/${made[0]}`, { method: "DELETE" });
+  expect(await keptAssistants()).toBe(existing + 2);
+  expect(await assistantsTotal()).toBe(existing + 2);
 });
