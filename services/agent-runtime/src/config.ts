@@ -140,6 +140,18 @@ export const agentRuntimeEnv = z.object({
   RUN_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
   /** Interval of the `: heartbeat` comments on event streams (the official client's reconnect watchdog needs them). */
   STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /**
+   * Semantic store search (store.index): how many of the query's nearest lists (k-means centroids
+   * of the vectors) a search reads. More finds more of the exact scan's best items, and reads more.
+   */
+  STORE_SEARCH_NPROBE: z.coerce.number().int().min(1).max(10_000).default(12),
+  /**
+   * Below this many items under a search's namespace prefix the search is an exact scan of their
+   * vectors; the lists are first trained once the store holds this many vectors.
+   */
+  STORE_SEARCH_EXACT_BELOW: z.coerce.number().int().min(1).max(2_000_000_000).default(2000),
+  /** How often the store's lists are looked after: trained when the vectors have doubled since, and new vectors put in them. */
+  STORE_SEARCH_TRAIN_CHECK_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
   /** How often expired threads (a `ttl` set on create or update) are swept: deleted, or pruned to their latest checkpoint. */
   THREAD_TTL_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   /**

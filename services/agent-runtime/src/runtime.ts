@@ -126,7 +126,10 @@ export async function createRuntime(
     const project = readGraphProject(config.LANGGRAPH_JSON);
     const customAuth = await CustomAuth.load(project, (spec) => graphs.hostedAuth(spec));
     const http = httpSettingsOf(project);
-    const storeIndex = await loadSemanticIndex(project, (spec) => graphs.hostedEmbedder(spec));
+    const storeIndex = await loadSemanticIndex(project, (spec) => graphs.hostedEmbedder(spec), {
+      nprobe: config.STORE_SEARCH_NPROBE,
+      exactBelow: config.STORE_SEARCH_EXACT_BELOW,
+    });
     const storeTtl = storeTtlOf(project);
     const checkpointerTtl = checkpointerTtlOf(project);
     graphs.setStore(createGraphStore(db, storeIndex, storeTtl));
@@ -244,12 +247,14 @@ export async function createRuntime(
     const idempotency = runtimeIdempotencyStorage(pool);
     let stopIdempotencySweep: (() => void) | undefined;
     let storeSweeper: NodeJS.Timeout | undefined;
+    let storeIndexKeeper: NodeJS.Timeout | undefined;
     let threadSweeper: NodeJS.Timeout | undefined;
     let threadSweep: Promise<void> | undefined;
     closers.unshift(
       () => cronScheduler.close(),
       () => webhooks.close(),
       async () => clearInterval(storeSweeper),
+      async () => clearInterval(storeIndexKeeper),
       async () => stopIdempotencySweep?.(),
       async () => {
         clearInterval(threadSweeper);
@@ -344,6 +349,7 @@ export async function createRuntime(
               // Threads start before the API listens: its configured port (0 picks one later).
               apiUrl: ownUrl({ host: config.HOST, port: config.PORT }, config.LANGGRAPH_API_URL),
               python: pythonSettingsOf(config),
+              vectorSearch: { nprobe: config.STORE_SEARCH_NPROBE, exactBelow: config.STORE_SEARCH_EXACT_BELOW },
             },
             config.WORKER_THREADS,
             {
@@ -373,6 +379,21 @@ export async function createRuntime(
           );
         }, storeTtl.sweepIntervalMs ?? STORE_SWEEP_MS);
         storeSweeper.unref();
+        // The semantic index's lists: trained when the vectors have doubled, new vectors put in
+        // them (one process at a time; a training takes seconds of CPU at 100k vectors).
+        let keeping = false;
+        if (storeIndex)
+          storeIndexKeeper ??= setInterval(() => {
+            if (keeping) return;
+            keeping = true;
+            void withSweepLock(pool, "store-index", async () => {
+              const { trained, assigned } = await storeIndex.lists.maintain(db);
+              if (trained) logger.info({ assigned }, "store.index: lists trained again");
+            })
+              .catch((error) => logger.warn({ err: error }, "store.index upkeep failed"))
+              .finally(() => (keeping = false));
+          }, config.STORE_SEARCH_TRAIN_CHECK_MS);
+        storeIndexKeeper?.unref();
         stopIdempotencySweep ??= startIdempotencySweep(
           { sweep: () => withSweepLock(pool, "idempotency-keys", () => idempotency.sweep()).then(() => 0) },
           logger,

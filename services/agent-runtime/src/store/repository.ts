@@ -3,6 +3,7 @@ import { Prisma } from "../generated/prisma/client";
 import { filtersSql, type AuthFilters } from "../auth";
 import type { StoreTtlSettings } from "../ttl/settings";
 import type { SemanticIndex } from "./semantic-index";
+import { dot, fromF32Bytes, toF32Bytes } from "./vectors";
 
 /** One stored item as the store hands it out (namespace split back into labels). */
 export interface StoredItem {
@@ -124,17 +125,20 @@ export class StoreRepository {
       await upsert;
       return;
     }
+    // Each vector goes in its nearest list of the newest training (none before one).
+    const lists = await Promise.all(vectors.map((vector) => this.index!.lists.assign(this.db, vector.embedding)));
     await this.db.$transaction([
       upsert,
       this.db.$executeRaw`DELETE FROM store_vectors WHERE namespace = ${name} AND key = ${key}`,
       ...(vectors.length
         ? [
             this.db.$executeRaw`
-              INSERT INTO store_vectors (namespace, key, path, position, embedding)
+              INSERT INTO store_vectors (namespace, key, path, position, embedding, embedding_f32, list_generation, list)
               VALUES ${Prisma.join(
                 vectors.map(
-                  (vector) =>
-                    Prisma.sql`(${name}, ${key}, ${vector.path}, ${vector.position}, ${vector.embedding}::real[])`,
+                  (vector, i) =>
+                    Prisma.sql`(${name}, ${key}, ${vector.path}, ${vector.position}, ${vector.embedding}::real[],
+                                ${toF32Bytes(vector.embedding)}::bytea, ${lists[i]?.generation ?? null}::int, ${lists[i]?.list ?? null}::int)`,
                 ),
               )}`,
           ]
@@ -164,11 +168,15 @@ export class StoreRepository {
       filtersSql(AUTH_DOCUMENT, query.access),
     ];
     const where = Prisma.join(conditions, " AND ");
-    // With a query vector: an exact scan, each item scored by its best vector (a dot product of
-    // unit vectors), items without one after every scored item.
     const queryVector = this.index && query.query ? await this.index.embedQuery(query.query) : undefined;
-    const rows = queryVector
-      ? await this.db.$queryRaw<Row[]>`
+    // With a query vector: by the index's lists where it can answer, else an exact scan, each item
+    // scored by its best vector (a dot product of unit vectors), items without one after every
+    // scored item.
+    const listed = queryVector ? await this.searchByLists(query, where, queryVector) : undefined;
+    const rows =
+      listed ??
+      (queryVector
+        ? await this.db.$queryRaw<Row[]>`
           SELECT namespace, key, value, created_at, updated_at, scored.score FROM store_items
           LEFT JOIN LATERAL (
             SELECT max((SELECT sum(a * b) FROM unnest(v.embedding, ${queryVector}::real[]) AS t(a, b)))::float8 AS score
@@ -177,11 +185,11 @@ export class StoreRepository {
           WHERE ${where}
           ORDER BY scored.score DESC NULLS LAST, updated_at DESC, namespace, key
           LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`
-      : await this.db.$queryRaw<Row[]>`
+        : await this.db.$queryRaw<Row[]>`
           SELECT namespace, key, value, created_at, updated_at FROM store_items
           WHERE ${where}
           ORDER BY updated_at DESC, namespace, key
-          LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`;
+          LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`);
     if ((query.refreshTtl ?? this.ttl.refreshOnRead) && rows.length > 0) {
       await this.db.$executeRaw`
         UPDATE store_items SET expires_at = now() + make_interval(secs => ttl_minutes * 60)
@@ -190,6 +198,52 @@ export class StoreRepository {
         )})`;
     }
     return rows.map(toItem);
+  }
+
+  /**
+   * A search through the index's lists: the vectors of the query's nearest lists (and those in no
+   * list) under the prefix are read as float32 and scored here, the best of each item kept; the
+   * best-scored items then go through the search's conditions and paging in SQL, ranked as the
+   * exact scan ranks. Undefined where the exact scan must answer: no training yet, few items under
+   * the prefix, or a page that reaches past the candidates (items outside the probed lists and
+   * items without vectors come after them, and only the exact scan knows their order).
+   */
+  private async searchByLists(query: SearchQuery, where: Prisma.Sql, vector: number[]): Promise<Row[] | undefined> {
+    const lists = this.index!.lists;
+    const generations = await lists.live(this.db);
+    if (!generations.length) return undefined;
+    const prefix = this.prefixCondition(query.namespacePrefix);
+    const [{ items }] = await this.db.$queryRaw<{ items: number }[]>`
+      SELECT count(*)::int AS items FROM (
+        SELECT 1 FROM store_items ${prefix.length ? Prisma.sql`WHERE ${prefix[0]}` : Prisma.empty}
+        LIMIT ${lists.settings.exactBelow}::int) AS under`;
+    if (items < lists.settings.exactBelow) return undefined;
+    const candidates = await this.db.$queryRaw<{ namespace: string; key: string; f32: Uint8Array | null }[]>`
+      SELECT namespace, key, embedding_f32 AS f32 FROM store_vectors
+      WHERE ${lists.candidates(vector, generations)} ${prefix.length ? Prisma.sql`AND ${prefix[0]}` : Prisma.empty}`;
+    const best = new Map<string, { namespace: string; key: string; score: number }>();
+    const scratch = new Float32Array(vector.length);
+    for (const candidate of candidates) {
+      // A vector of other dims (the index's were changed) scores nothing, as in the exact scan's
+      // sum over the shorter vector; one not converted yet waits for the background upkeep.
+      if (!candidate.f32 || candidate.f32.length !== vector.length * 4) continue;
+      const score = dot(fromF32Bytes(candidate.f32, scratch), vector);
+      const id = `${candidate.namespace}\u0000${candidate.key}`;
+      const seen = best.get(id);
+      if (!seen) best.set(id, { namespace: candidate.namespace, key: candidate.key, score });
+      else if (score > seen.score) seen.score = score;
+    }
+    const page = query.offset + query.limit;
+    const ranked = [...best.values()].sort((a, b) => b.score - a.score).slice(0, Math.max(1000, 10 * page));
+    if (ranked.length < page) return undefined;
+    const rows = await this.db.$queryRaw<Row[]>`
+      SELECT namespace, key, value, created_at, updated_at, c.score FROM store_items
+      JOIN unnest(${ranked.map((item) => item.namespace)}::text[], ${ranked.map((item) => item.key)}::text[],
+                  ${ranked.map((item) => item.score)}::float8[]) AS c(namespace, key, score) USING (namespace, key)
+      WHERE ${where}
+      ORDER BY c.score DESC, updated_at DESC, namespace, key
+      LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`;
+    return rows.length < query.limit ? undefined : rows;
   }
 
   /** Distinct namespaces (truncated to `maxDepth` labels) matching the prefix and suffix. */

@@ -7,6 +7,7 @@ import { getTextAtPath } from "@langchain/langgraph-checkpoint";
 import { z } from "zod";
 import { GraphConfigError, type GraphProject } from "../graphs/config";
 import { loadModule, loadProjectExport } from "../graphs/modules";
+import { DEFAULT_VECTOR_SEARCH, VectorLists, type VectorSearchSettings } from "./vector-lists";
 
 const indexSection = z
   .object({
@@ -33,13 +34,19 @@ export interface IndexedVector {
 }
 
 export class SemanticIndex {
+  /** The IVF lists searches with `query` probe once trained (see vector-lists.ts). */
+  readonly lists: VectorLists;
+
   constructor(
     readonly dims: number,
     readonly fields: string[],
     /** How `embed` was named, for logs. */
     readonly source: string,
     private readonly embedTexts: EmbedTexts,
-  ) {}
+    search: VectorSearchSettings = DEFAULT_VECTOR_SEARCH,
+  ) {
+    this.lists = new VectorLists(dims, search);
+  }
 
   /** The texts of a value under `fields` (the item's own `index` list, or the configured one). */
   textsOf(value: Record<string, unknown>, fields: string[] = this.fields): IndexedText[] {
@@ -88,6 +95,7 @@ export class SemanticIndex {
 export async function loadSemanticIndex(
   project: GraphProject,
   hosted?: (spec: string) => EmbedTexts | undefined,
+  search?: VectorSearchSettings,
 ): Promise<SemanticIndex | undefined> {
   const raw = (project.json as { store?: { index?: unknown } }).store?.index;
   if (raw === undefined || raw === null) return undefined;
@@ -100,7 +108,7 @@ export async function loadSemanticIndex(
   }
   const { dims, embed, fields } = parsed.data;
   const embedTexts = hosted?.(embed) ?? (await embeddingFunction(project, embed, dims));
-  return new SemanticIndex(dims, fields ?? ["$"], embed, embedTexts);
+  return new SemanticIndex(dims, fields ?? ["$"], embed, embedTexts, search);
 }
 
 async function embeddingFunction(project: GraphProject, spec: string, dims: number): Promise<EmbedTexts> {
@@ -130,25 +138,36 @@ async function embeddingFunction(project: GraphProject, spec: string, dims: numb
 }
 
 /**
- * Says at start-up how searches with `query` are answered. Here always an exact scan over the
- * candidates' vectors (correct at any size, linear in it); pgvector's HNSW index is not used yet,
- * and the log says whether the server has it.
+ * Says at start-up how searches with `query` are answered: by the IVF lists of vector-lists.ts
+ * where they are trained and the prefix holds enough items, else by an exact scan. pgvector is not
+ * used (nor needed); the log says whether the server has it.
  */
 export async function logSearchMethod(
   db: { $queryRaw<T>(query: TemplateStringsArray, ...values: unknown[]): Promise<T> },
   index: SemanticIndex,
   logger: { info(object: object, message: string): void },
 ): Promise<void> {
-  const [row] = await db.$queryRaw<{ available: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS available`;
+  const [row] = await db.$queryRaw<{ available: boolean; lists: number | null; vectors: number | null }[]>`
+    SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS available,
+           t.lists, t.vectors
+    FROM (SELECT 1) AS one
+    LEFT JOIN LATERAL (SELECT lists, vectors FROM store_vector_trainings WHERE dims = ${index.dims}::int
+                       ORDER BY generation DESC LIMIT 1) t ON true`;
+  const { nprobe, exactBelow } = index.lists.settings;
+  const trained = row?.lists ? `${row.lists} lists trained on ${row.vectors} vectors` : "not trained yet";
   logger.info(
     {
       dims: index.dims,
       fields: index.fields,
       embed: index.source,
       pgvector: row?.available ?? false,
-      search: "exact scan",
+      search: "ivf lists",
+      lists: row?.lists ?? null,
+      nprobe,
+      exactBelow,
     },
-    `store.index: semantic search by exact scan${row?.available ? " (pgvector is on this server but not used yet)" : " (pgvector is not on this server)"}`,
+    `store.index: semantic search probes the query's ${nprobe} nearest lists (k-means centroids, ${trained}; ` +
+      `trained again when the vectors double), an exact scan under ${exactBelow} items under the prefix or before ` +
+      `a training; pgvector is not used${row?.available ? " (though on this server)" : ""}`,
   );
 }

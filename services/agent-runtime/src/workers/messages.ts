@@ -2,6 +2,7 @@
 // mode (WORKER_THREADS): jobs and control messages one way; event-log writes, wake-ups, control
 // messages, run ends and job outcomes the other. Everything is structured-cloned.
 import type { PythonSettings } from "../python/graphs";
+import type { VectorSearchSettings } from "../store/vector-lists";
 import type { GraphDefaults } from "../graphs/config";
 import type { RunFinished } from "../runs/finished";
 import type { RunStart } from "../runs/observers";
@@ -21,6 +22,8 @@ export interface ThreadSettings {
   apiUrl?: string;
   /** How Python graphs run (each thread has its own Python graph host). */
   python: PythonSettings;
+  /** Semantic store search's settings (STORE_SEARCH_*). */
+  vectorSearch?: VectorSearchSettings;
 }
 
 export type ToThread =

@@ -50,7 +50,7 @@ async function start(): Promise<() => Promise<void>> {
     });
     graphs = loaded;
     const project = readGraphProject(settings.langgraphJson);
-    const storeIndex = await loadSemanticIndex(project, (spec) => loaded.hostedEmbedder(spec));
+    const storeIndex = await loadSemanticIndex(project, (spec) => loaded.hostedEmbedder(spec), settings.vectorSearch);
     loaded.setStore(createGraphStore(db, storeIndex, storeTtlOf(project)));
 
     const events: RunEventWriter = {

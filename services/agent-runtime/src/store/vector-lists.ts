@@ -1,0 +1,225 @@
+// The semantic index's lists (issue 40): an IVF index in plain PostgreSQL. k-means centroids of a
+// sample of store_vectors split the vectors into about sqrt(n) lists; a vector is put in its
+// nearest list when written, and a search with `query` reads and scores only the vectors of the
+// query's `nprobe` nearest lists, instead of every vector under the namespace prefix.
+//
+// A training is a generation. Vectors in an older generation's lists are moved to the newest in
+// the background, and meanwhile searched through their own generation's centroids, which stay
+// until no vector is in them; a vector in no list (written before any training, by a process whose
+// centroids were not loaded yet, or of a generation gone) is always a candidate. So a search never
+// misses a vector for want of its list: what it trades for speed is only the probe's recall.
+import type { Db } from "../db";
+import { Prisma } from "../generated/prisma/client";
+import { fromF32Bytes, kmeans, nearest, nearestOne, toF32Bytes } from "./vectors";
+
+export interface VectorSearchSettings {
+  /** Lists a search reads: the query's nearest centroids (of each live generation). */
+  nprobe: number;
+  /**
+   * Below this many items under the namespace prefix (or before any training) a search is an
+   * exact scan; a training starts once the store holds this many vectors.
+   */
+  exactBelow: number;
+}
+
+export const DEFAULT_VECTOR_SEARCH: VectorSearchSettings = { nprobe: 12, exactBelow: 2000 };
+
+interface Generation {
+  generation: number;
+  centroids: Float32Array[];
+}
+
+/** Vectors sampled per list for k-means, and its rounds: a few seconds' CPU at 100k vectors of 1536 dims. */
+const SAMPLE_PER_LIST = 24;
+const MIN_SAMPLE = 2048;
+const ROUNDS = 6;
+/** How long a process trusts its centroids before asking which generations there are. */
+const CACHE_MS = 5_000;
+const BATCH = 500;
+
+// A real[]'s float32 bytes, big-endian: how SQL fills embedding_f32 of vectors written before it.
+const F32_OF_EMBEDDING = Prisma.sql`(SELECT string_agg(float4send(x), ''::bytea ORDER BY i) FROM unnest(embedding) WITH ORDINALITY AS u(x, i))`;
+
+export class VectorLists {
+  private generations: Generation[] = [];
+  private checkedAt = -Infinity;
+  private loading?: Promise<Generation[]>;
+
+  constructor(
+    readonly dims: number,
+    readonly settings: VectorSearchSettings = DEFAULT_VECTOR_SEARCH,
+  ) {}
+
+  /** The generations with centroids of these dims, oldest first (cached for a few seconds). */
+  async live(db: Db): Promise<Generation[]> {
+    if (Date.now() - this.checkedAt < CACHE_MS) return this.generations;
+    this.loading ??= this.load(db).finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  /** Where a vector written now goes: the newest generation's nearest list; null before any training. */
+  async assign(db: Db, vector: ArrayLike<number>): Promise<{ generation: number; list: number } | null> {
+    const newest = (await this.live(db)).at(-1);
+    return newest ? { generation: newest.generation, list: nearestOne(vector, newest.centroids) } : null;
+  }
+
+  /**
+   * The condition on store_vectors of a search's candidates: the query's `nprobe` nearest lists of
+   * each live generation, and every vector in no live generation's list.
+   */
+  candidates(query: ArrayLike<number>, generations: Generation[]): Prisma.Sql {
+    const probes = generations.map(({ generation, centroids }) => {
+      const lists = nearest(query, centroids, this.settings.nprobe);
+      return Prisma.sql`(list_generation = ${generation}::int AND list = ANY(${lists}::int[]))`;
+    });
+    return Prisma.sql`(${Prisma.join([...probes, unlisted(generations.map((entry) => entry.generation))], " OR ")})`;
+  }
+
+  /**
+   * The background upkeep: a first training once the store holds `exactBelow` vectors, a new one
+   * when they have doubled since; then vectors not in the newest generation's lists are put there,
+   * and the centroids of generations no vector is in any more are dropped.
+   */
+  async maintain(db: Db): Promise<{ trained: boolean; assigned: number }> {
+    const [{ vectors }] = await db.$queryRaw<{ vectors: number }[]>`SELECT count(*)::int AS vectors FROM store_vectors`;
+    const last = await this.lastTraining(db);
+    const due = last ? vectors >= 2 * last.vectors : vectors >= this.settings.exactBelow;
+    if (due) {
+      const { assigned } = await this.train(db);
+      return { trained: true, assigned };
+    }
+    return { trained: false, assigned: await this.assignUnlisted(db) };
+  }
+
+  /** Trains a new generation now (`lists` centroids, default sqrt of the vectors) and moves every vector to it. */
+  async train(db: Db, lists?: number): Promise<{ generation: number; lists: number; assigned: number }> {
+    await this.fillF32(db);
+    const [{ vectors }] = await db.$queryRaw<{ vectors: number }[]>`
+      SELECT count(*)::int AS vectors FROM store_vectors WHERE octet_length(embedding_f32) = ${this.dims * 4}::int`;
+    if (vectors === 0) throw new Error("the store has no vectors to train the semantic index's lists on");
+    const k = Math.min(vectors, lists ?? Math.max(1, Math.round(Math.sqrt(vectors))));
+    const sampleRows = await db.$queryRaw<{ f32: Uint8Array }[]>`
+      SELECT embedding_f32 AS f32 FROM store_vectors WHERE octet_length(embedding_f32) = ${this.dims * 4}::int
+      ORDER BY random() LIMIT ${Math.max(MIN_SAMPLE, k * SAMPLE_PER_LIST)}::int`;
+    const centroids = await kmeans(
+      sampleRows.map((row) => fromF32Bytes(row.f32)),
+      k,
+      ROUNDS,
+    );
+    const generation = await db.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ generation: number }[]>`
+        INSERT INTO store_vector_trainings (dims, lists, vectors) VALUES (${this.dims}::int, ${k}::int, ${vectors}::int)
+        RETURNING generation`;
+      for (let start = 0; start < centroids.length; start += 100) {
+        const chunk = centroids.slice(start, start + 100);
+        await tx.$executeRaw`
+          INSERT INTO store_vector_lists (generation, list, centroid)
+          SELECT ${row!.generation}::int, list, centroid
+          FROM unnest(${chunk.map((_, i) => start + i)}::int[], ${chunk.map((centroid) => toF32Bytes(centroid))}::bytea[]) AS c(list, centroid)`;
+      }
+      return row!.generation;
+    });
+    this.checkedAt = -Infinity;
+    return { generation, lists: k, assigned: await this.assignUnlisted(db) };
+  }
+
+  /** Puts every vector not in the newest generation's lists into them, in batches; how many moved. */
+  async assignUnlisted(db: Db): Promise<number> {
+    this.checkedAt = -Infinity;
+    await this.fillF32(db);
+    const newest = (await this.live(db)).at(-1);
+    if (!newest) return 0;
+    let moved = 0;
+    // One walk along the primary key (each batch after the last), not a rescan from the start.
+    let after: [string, string, string, number] = ["", "", "", -1];
+    for (;;) {
+      const rows = await db.$queryRaw<
+        { namespace: string; key: string; path: string; position: number; f32: Uint8Array }[]
+      >`
+        SELECT namespace, key, path, position, embedding_f32 AS f32 FROM store_vectors
+        WHERE (namespace, key, path, position) > (${after[0]}, ${after[1]}, ${after[2]}, ${after[3]}::int)
+          AND ${unlisted([newest.generation])} AND octet_length(embedding_f32) = ${this.dims * 4}::int
+        ORDER BY namespace, key, path, position
+        LIMIT ${BATCH}::int`;
+      if (!rows.length) break;
+      const scratch = new Float32Array(this.dims);
+      const lists = rows.map((row) => nearestOne(fromF32Bytes(row.f32, scratch), newest.centroids));
+      moved += await db.$executeRaw`
+        UPDATE store_vectors v SET list_generation = ${newest.generation}::int, list = u.list
+        FROM unnest(${rows.map((row) => row.namespace)}::text[], ${rows.map((row) => row.key)}::text[],
+                    ${rows.map((row) => row.path)}::text[], ${rows.map((row) => row.position)}::int[], ${lists}::int[])
+             AS u(namespace, key, path, position, list)
+        WHERE v.namespace = u.namespace AND v.key = u.key AND v.path = u.path AND v.position = u.position`;
+      const last = rows.at(-1)!;
+      after = [last.namespace, last.key, last.path, last.position];
+      if (rows.length < BATCH) break;
+    }
+    // Every row's list changed: the planner must know, or it reads all vectors for a search.
+    if (moved >= 1000) await db.$executeRawUnsafe("ANALYZE store_vectors");
+    await db.$executeRaw`
+      DELETE FROM store_vector_lists l WHERE generation < ${newest.generation}::int
+        AND NOT EXISTS (SELECT 1 FROM store_vectors v WHERE v.list_generation = l.generation)`;
+    this.checkedAt = -Infinity;
+    return moved;
+  }
+
+  private async lastTraining(db: Db): Promise<{ generation: number; vectors: number } | undefined> {
+    const [row] = await db.$queryRaw<{ generation: number; vectors: number }[]>`
+      SELECT generation, vectors FROM store_vector_trainings WHERE dims = ${this.dims}::int
+      ORDER BY generation DESC LIMIT 1`;
+    return row;
+  }
+
+  /** Vectors written before embedding_f32 existed get it from their real[]. */
+  private async fillF32(db: Db): Promise<void> {
+    for (;;) {
+      const filled = await db.$executeRaw`
+        UPDATE store_vectors SET embedding_f32 = ${F32_OF_EMBEDDING}
+        WHERE (namespace, key, path, position) IN (
+          SELECT namespace, key, path, position FROM store_vectors
+          WHERE embedding_f32 IS NULL AND embedding IS NOT NULL LIMIT ${BATCH * 4}::int)`;
+      if (filled < BATCH * 4) return;
+    }
+  }
+
+  private async load(db: Db): Promise<Generation[]> {
+    const rows = await db.$queryRaw<{ generation: number }[]>`
+      SELECT DISTINCT l.generation FROM store_vector_lists l
+      JOIN store_vector_trainings t ON t.generation = l.generation AND t.dims = ${this.dims}::int
+      ORDER BY 1`;
+    const known = new Map(this.generations.map((entry) => [entry.generation, entry]));
+    const generations: Generation[] = [];
+    for (const { generation } of rows) {
+      const cached = known.get(generation);
+      if (cached) {
+        generations.push(cached);
+        continue;
+      }
+      const lists = await db.$queryRaw<{ centroid: Uint8Array }[]>`
+        SELECT centroid FROM store_vector_lists WHERE generation = ${generation}::int ORDER BY list`;
+      generations.push({ generation, centroids: lists.map((row) => fromF32Bytes(row.centroid)) });
+    }
+    this.generations = generations;
+    this.checkedAt = Date.now();
+    return generations;
+  }
+}
+
+/**
+ * Vectors in none of these generations' lists, as ranges the (list_generation, list) index reads.
+ * `generations` ascending.
+ */
+function unlisted(generations: number[]): Prisma.Sql {
+  const ranges = [Prisma.sql`list_generation IS NULL`];
+  generations.forEach((generation, index) => {
+    const previous = generations[index - 1];
+    ranges.push(
+      previous === undefined
+        ? Prisma.sql`list_generation < ${generation}::int`
+        : Prisma.sql`(list_generation > ${previous}::int AND list_generation < ${generation}::int)`,
+    );
+  });
+  const last = generations.at(-1);
+  if (last !== undefined) ranges.push(Prisma.sql`list_generation > ${last}::int`);
+  return Prisma.sql`(${Prisma.join(ranges, " OR ")})`;
+}

@@ -1,0 +1,92 @@
+// Vectors as the semantic index keeps them for its lists: float32, big-endian (what PostgreSQL's
+// float4send writes, so SQL can convert a real[] itself), unit length; and the arithmetic on them.
+
+/** A vector's float32 bytes, big-endian. */
+export function toF32Bytes(vector: ArrayLike<number>): Buffer {
+  const bytes = Buffer.allocUnsafe(vector.length * 4);
+  for (let i = 0; i < vector.length; i++) bytes.writeFloatBE(vector[i]!, i * 4);
+  return bytes;
+}
+
+/** A vector back from its bytes (into `into` when given, which must hold `bytes.length / 4`). */
+export function fromF32Bytes(bytes: Uint8Array, into?: Float32Array): Float32Array {
+  const out = into ?? new Float32Array(bytes.length / 4);
+  const swapped = new Uint8Array(out.buffer, out.byteOffset, bytes.length);
+  swapped.set(bytes);
+  // In place: big-endian to this machine's order (little-endian everywhere Node runs here).
+  if (LITTLE_ENDIAN) Buffer.from(out.buffer, out.byteOffset, bytes.length).swap32();
+  return out;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}
+
+/** The `count` rows of `centroids` with the largest dot product with `vector`, best first. */
+export function nearest(vector: ArrayLike<number>, centroids: Float32Array[], count: number): number[] {
+  const scores = centroids.map((centroid, index) => ({ index, score: dot(vector, centroid) }));
+  scores.sort((a, b) => b.score - a.score);
+  return scores.slice(0, count).map((entry) => entry.index);
+}
+
+/** The index of the centroid nearest `vector` (largest dot product). */
+export function nearestOne(vector: ArrayLike<number>, centroids: Float32Array[]): number {
+  let best = 0;
+  let bestScore = -Infinity;
+  for (let c = 0; c < centroids.length; c++) {
+    const score = dot(vector, centroids[c]!);
+    if (score > bestScore) {
+      bestScore = score;
+      best = c;
+    }
+  }
+  return best;
+}
+
+function normalize(vector: Float32Array): Float32Array {
+  const norm = Math.sqrt(dot(vector, vector));
+  if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
+  return vector;
+}
+
+/**
+ * Spherical k-means (cosine): `k` unit centroids of `sample`, seeded by distinct sample vectors,
+ * `iterations` rounds of assign-and-average; a list left empty takes a random sample vector. It
+ * yields to the event loop between chunks, so a training in the server does not stall requests.
+ */
+export async function kmeans(sample: Float32Array[], k: number, iterations: number): Promise<Float32Array[]> {
+  const dims = sample[0]!.length;
+  const order = shuffled(sample.length);
+  const centroids: Float32Array[] = order.slice(0, k).map((index) => Float32Array.from(sample[index]!));
+  const assigned = new Int32Array(sample.length);
+  for (let round = 0; round < iterations; round++) {
+    for (let start = 0; start < sample.length; start += 64) {
+      for (let i = start; i < Math.min(start + 64, sample.length); i++) assigned[i] = nearestOne(sample[i]!, centroids);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const sums = centroids.map(() => new Float32Array(dims));
+    const counts = new Int32Array(k);
+    sample.forEach((vector, i) => {
+      const sum = sums[assigned[i]!]!;
+      counts[assigned[i]!]! += 1;
+      for (let d = 0; d < dims; d++) sum[d]! += vector[d]!;
+    });
+    sums.forEach((sum, c) => {
+      centroids[c] = counts[c] ? normalize(sum) : Float32Array.from(sample[Math.floor(Math.random() * sample.length)]!);
+    });
+  }
+  return centroids;
+}
+
+function shuffled(length: number): number[] {
+  const order = Array.from({ length }, (_, index) => index);
+  for (let i = length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
