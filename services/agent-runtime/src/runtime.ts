@@ -41,6 +41,7 @@ import { ThreadRepository } from "./threads/repository";
 import { ThreadService } from "./threads/service";
 import { CronRepository, CronService, MemoryCronScheduler, RedisCronScheduler, type CronScheduler } from "./crons";
 import { StatelessRunService, attachTemporaryThreadCleanup } from "./stateless";
+import { poolErrorFields } from "./common/pool-errors";
 import { StoreRepository, createGraphStore } from "./store";
 import { InProcessWebhookDispatcher, RedisWebhookDispatcher, attachWebhooks, type WebhookDispatcher } from "./webhooks";
 
@@ -108,7 +109,7 @@ export async function createRuntime(
     connectionString: config.DATABASE_URL,
     max: config.CHECKPOINT_POOL_SIZE,
   });
-  pool.on("error", (error) => logger.error({ err: error }, "checkpointer pool error"));
+  pool.on("error", (error) => logger.error(poolErrorFields(error), "checkpointer pool error"));
   const checkpointer = new RuntimeCheckpointer(pool, undefined, {
     schema: CHECKPOINT_SCHEMA,
   });

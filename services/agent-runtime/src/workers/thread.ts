@@ -19,6 +19,7 @@ import { RunRepository } from "../runs/repository";
 import { createGraphStore } from "../store";
 import { loadSemanticIndex } from "../store/semantic-index";
 import { CHECKPOINT_SCHEMA, CheckpointTables } from "../threads/checkpoints";
+import { poolErrorFields } from "../common/pool-errors";
 import { storeTtlOf } from "../ttl/settings";
 import type { FromThread, ThreadSettings, ToThread } from "./messages";
 
@@ -32,7 +33,7 @@ async function start(): Promise<() => Promise<void>> {
   // Store and checkpoint-table reads only: the run path goes through the pg pool below.
   const db = createDb(settings.databaseUrl, 3);
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: settings.poolSize });
-  pool.on("error", (error) => logger.error({ err: error }, "checkpointer pool error"));
+  pool.on("error", (error) => logger.error(poolErrorFields(error), "checkpointer pool error"));
   let graphs: GraphRegistry | undefined;
   const closeAll = async () => {
     await graphs?.close().catch(() => undefined);
