@@ -2,8 +2,8 @@
 // or a pooler restart does) eight times while 20 runs are under way. A connection fault is not the
 // graph's: each run it meets is handed back and resumed from its last checkpoint. Counted: runs
 // failed, lost (not ended), duplicated steps; all must be 0.
-import { Client as PgClient } from "pg";
 import { Client, startTestRuntime } from "../support/harness";
+import { terminateBackends } from "../support/postgres-backends";
 
 let rt: Awaited<ReturnType<typeof startTestRuntime>>;
 const RUNS = 20;
@@ -14,22 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rt?.close();
 });
-
-/** Ends every connection to the runtime's database but the caller's; answers how many. */
-async function terminateBackends(databaseUrl: string): Promise<number> {
-  const name = new URL(databaseUrl).pathname.slice(1);
-  const admin = new PgClient({ connectionString: databaseUrl });
-  await admin.connect();
-  try {
-    const result = await admin.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-      [name],
-    );
-    return result.rowCount ?? 0;
-  } finally {
-    await admin.end();
-  }
-}
 
 test("runs under terminated PostgreSQL connections all succeed, each step once", async () => {
   const threads = await Promise.all(Array.from({ length: RUNS }, () => rt.client.threads.create()));

@@ -11,6 +11,8 @@ export interface PrivateRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port and data. */
   restart(): Promise<void>;
+  /** The running server's process id (undefined while it is down). */
+  pid(): number | undefined;
   /** Connected clients, from INFO. */
   clients(): Promise<number>;
   /** Calls so far of each command named (summed), from INFO commandstats. */
@@ -63,6 +65,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     url,
     kill,
     restart: launch,
+    pid: () => (child && child.exitCode === null && child.signalCode === null ? child.pid : undefined),
     async clients() {
       // Not counting the probe itself.
       return Number(/connected_clients:(\d+)/.exec(await info("clients"))?.[1] ?? NaN) - 1;
