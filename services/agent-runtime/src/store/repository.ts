@@ -3,7 +3,7 @@ import { Prisma } from "../generated/prisma/client";
 import { filtersSql, type AuthFilters } from "../auth";
 import type { StoreTtlSettings } from "../ttl/settings";
 import type { SemanticIndex } from "./semantic-index";
-import { dot, fromF32Bytes, toF32Bytes } from "./vectors";
+import { dotF32, fromF32Bytes, toF32Bytes } from "./vectors";
 
 /** One stored item as the store hands it out (namespace split back into labels). */
 export interface StoredItem {
@@ -218,32 +218,38 @@ export class StoreRepository {
         SELECT 1 FROM store_items ${prefix.length ? Prisma.sql`WHERE ${prefix[0]}` : Prisma.empty}
         LIMIT ${lists.settings.exactBelow}::int) AS under`;
     if (items < lists.settings.exactBelow) return undefined;
-    const candidates = await this.db.$queryRaw<{ namespace: string; key: string; f32: Uint8Array | null }[]>`
-      SELECT namespace, key, embedding_f32 AS f32 FROM store_vectors
-      WHERE ${lists.candidates(vector, generations)} ${prefix.length ? Prisma.sql`AND ${prefix[0]}` : Prisma.empty}`;
+    const candidates = await lists.readCandidates(this.db, vector, generations, prefix[0]);
     const best = new Map<string, { namespace: string; key: string; score: number }>();
+    const target = Float32Array.from(vector);
     const scratch = new Float32Array(vector.length);
-    for (const candidate of candidates) {
+    for (const [namespace, key, f32] of candidates) {
       // A vector of other dims (the index's were changed) scores nothing, as in the exact scan's
       // sum over the shorter vector; one not converted yet waits for the background upkeep.
-      if (!candidate.f32 || candidate.f32.length !== vector.length * 4) continue;
-      const score = dot(fromF32Bytes(candidate.f32, scratch), vector);
-      const id = `${candidate.namespace}\u0000${candidate.key}`;
+      if (!f32 || f32.length !== vector.length * 4) continue;
+      const score = dotF32(fromF32Bytes(f32, scratch), target);
+      const id = `${namespace}\u0000${key}`;
       const seen = best.get(id);
-      if (!seen) best.set(id, { namespace: candidate.namespace, key: candidate.key, score });
+      if (!seen) best.set(id, { namespace, key, score });
       else if (score > seen.score) seen.score = score;
     }
     const page = query.offset + query.limit;
-    const ranked = [...best.values()].sort((a, b) => b.score - a.score).slice(0, Math.max(1000, 10 * page));
+    const ranked = [...best.values()].sort((a, b) => b.score - a.score);
     if (ranked.length < page) return undefined;
-    const rows = await this.db.$queryRaw<Row[]>`
-      SELECT namespace, key, value, created_at, updated_at, c.score FROM store_items
-      JOIN unnest(${ranked.map((item) => item.namespace)}::text[], ${ranked.map((item) => item.key)}::text[],
-                  ${ranked.map((item) => item.score)}::float8[]) AS c(namespace, key, score) USING (namespace, key)
-      WHERE ${where}
-      ORDER BY c.score DESC, updated_at DESC, namespace, key
-      LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`;
-    return rows.length < query.limit ? undefined : rows;
+    // The best few first: most searches filter little, and joining back 1,000 items to page 10
+    // cost more than the candidates' scoring. Where the conditions leave too few, the wider set.
+    for (const size of [Math.max(100, 4 * page), Math.max(1000, 10 * page)]) {
+      const top = ranked.slice(0, size);
+      const rows = await this.db.$queryRaw<Row[]>`
+        SELECT namespace, key, value, created_at, updated_at, c.score FROM store_items
+        JOIN unnest(${top.map((item) => item.namespace)}::text[], ${top.map((item) => item.key)}::text[],
+                    ${top.map((item) => item.score)}::float8[]) AS c(namespace, key, score) USING (namespace, key)
+        WHERE ${where}
+        ORDER BY c.score DESC, updated_at DESC, namespace, key
+        LIMIT ${query.limit}::int OFFSET ${query.offset}::bigint`;
+      if (rows.length === query.limit) return rows;
+      if (top.length === ranked.length) break;
+    }
+    return undefined;
   }
 
   /** Distinct namespaces (truncated to `maxDepth` labels) matching the prefix and suffix. */

@@ -26,6 +26,13 @@ export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return sum;
 }
 
+/** dot() of two float32 vectors (of the same length): one shape for the search's hot loop. */
+export function dotF32(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}
+
 /** The `count` rows of `centroids` with the largest dot product with `vector`, best first. */
 export function nearest(vector: ArrayLike<number>, centroids: Float32Array[], count: number): number[] {
   const scores = centroids.map((centroid, index) => ({ index, score: dot(vector, centroid) }));
@@ -55,19 +62,16 @@ function normalize(vector: Float32Array): Float32Array {
 
 /**
  * Spherical k-means (cosine): `k` unit centroids of `sample`, seeded by distinct sample vectors,
- * `iterations` rounds of assign-and-average; a list left empty takes a random sample vector. It
- * yields to the event loop between chunks, so a training in the server does not stall requests.
+ * `iterations` rounds of assign-and-average; a list left empty takes a random sample vector.
+ * Seconds of CPU at 100k vectors: the server runs it in a worker thread (centroid-worker.ts).
  */
-export async function kmeans(sample: Float32Array[], k: number, iterations: number): Promise<Float32Array[]> {
+export function kmeans(sample: Float32Array[], k: number, iterations: number): Float32Array[] {
   const dims = sample[0]!.length;
   const order = shuffled(sample.length);
   const centroids: Float32Array[] = order.slice(0, k).map((index) => Float32Array.from(sample[index]!));
   const assigned = new Int32Array(sample.length);
   for (let round = 0; round < iterations; round++) {
-    for (let start = 0; start < sample.length; start += 64) {
-      for (let i = start; i < Math.min(start + 64, sample.length); i++) assigned[i] = nearestOne(sample[i]!, centroids);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    for (let i = 0; i < sample.length; i++) assigned[i] = nearestOne(sample[i]!, centroids);
     const sums = centroids.map(() => new Float32Array(dims));
     const counts = new Int32Array(k);
     sample.forEach((vector, i) => {
@@ -80,6 +84,11 @@ export async function kmeans(sample: Float32Array[], k: number, iterations: numb
     });
   }
   return centroids;
+}
+
+/** `count` vectors of `dims` laid end to end, as views (no copy). */
+export function rowsOf(flat: Float32Array, dims: number): Float32Array[] {
+  return Array.from({ length: flat.length / dims }, (_, i) => flat.subarray(i * dims, (i + 1) * dims));
 }
 
 function shuffled(length: number): number[] {

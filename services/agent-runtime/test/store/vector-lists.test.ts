@@ -107,3 +107,30 @@ it("reads only the probed lists, finds the exact scan's best items, and keeps th
   expect(tail).toEqual(await search(exact, query, 395, 10));
   expect(tail.at(-1)).toMatchObject({ key: "unindexed", score: null });
 });
+
+it("joins back the best few candidates first, and the wider set where the filter leaves too few", async () => {
+  // Every list probed: all 400 vectors are candidates, so the item the exact scan ranks 200th is
+  // one, past the first 100 the search joins back first.
+  const lists = new StoreRepository(
+    db,
+    new SemanticIndex(DIMS, ["text"], "test", embed, { nprobe: 100, exactBelow: 100 }),
+  );
+  const exact = new StoreRepository(db, indexWith(2 ** 31 - 1));
+  const query = vectors.get("k11")!;
+  const ranked = await search(exact, query, 0, 400);
+  const far = ranked[200]!;
+  const filtered = (repository: StoreRepository) =>
+    repository.search({
+      namespacePrefix: ["docs"],
+      query: JSON.stringify(query),
+      filter: { text: far.value.text },
+      limit: 1,
+      offset: 0,
+      refreshTtl: false,
+    });
+  const found = await filtered(lists);
+  expect(found.map((item) => item.key)).toEqual([far.key]);
+  expect(found[0]!.score).toBeCloseTo(far.score!, 5);
+  // Unfiltered, the first 100 answer, as the exact scan does.
+  expect((await search(lists, query)).map((item) => item.key)).toEqual(ranked.slice(0, 10).map((item) => item.key));
+});
