@@ -30,7 +30,7 @@ export interface SoakReport {
   problems: string[];
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** Calls `work` every `everyS` seconds (the first after one interval) until `running()` is false. */
 async function every(everyS: number, running: () => boolean, work: () => Promise<void> | void): Promise<void> {
