@@ -71,6 +71,9 @@ export async function outcome(databaseUrl: string, acknowledged: Set<string>): P
 
 async function withClient<T>(databaseUrl: string, work: (db: PgClient) => Promise<T>): Promise<T> {
   const db = new PgClient({ connectionString: databaseUrl });
+  // The soak's own connection may be among those a fault terminates: its query then fails (the
+  // progress line says "runs ?"), where an unheard 'error' event would end the soak's process.
+  db.on("error", () => undefined);
   await db.connect();
   try {
     return await work(db);
