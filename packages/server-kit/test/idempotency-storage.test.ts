@@ -74,7 +74,8 @@ test("a started or done claim is never taken over however old; an expired one is
   await storage.started("scope", started, await claimed(started), { run_id: "r" });
   await pool.query("UPDATE idempotency_keys SET updated_at = now() - interval '1 day' WHERE key = $1", [started]);
   expect((await storage.claim("scope", started, "f1", TTL, LEASE)).claimed).toBe(false);
-  await pool.query("UPDATE idempotency_keys SET expires_at = now() WHERE key = $1", [started]);
+  // A second in the past: expiry at this very instant would hang on the clocks of two statements.
+  await pool.query("UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1", [started]);
   expect(await storage.read("scope", started)).toBeUndefined();
   expect((await storage.claim("scope", started, "f1", TTL, LEASE)).claimed).toBe(true);
 });

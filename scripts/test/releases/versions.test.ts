@@ -1,6 +1,8 @@
 // One version for the whole workspace, every release recorded (releases.json, CHANGELOG.md) and
 // reachable in this clone, whether or not it carries tags.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { REPO_ROOT } from "@lgp/server-kit/src/testing";
 import { compareVersions, currentVersion, fileAt, readReleases, releaseCommit } from "../../releases/releases";
@@ -48,14 +50,33 @@ test("CHANGELOG.md has an entry for every release, and one for this version (Unr
     expect(changelog).toMatch(new RegExp(`^## \\[(Unreleased|${version.replace(/\./g, "\\.")})\\]`, "m"));
 });
 
-test("a release is found by its recorded commit in a clone without its tag, and a tag that disagrees is refused", () => {
+test("a release is found by its recorded commit in a clone without its tag", () => {
   const release = releases[0]!;
   expect(releaseCommit(REPO_ROOT, { ...release, tag: "v0.0.0-not-a-tag" })).toEqual({
     commit: release.commit,
     from: "releases.json",
   });
-  expect(() => releaseCommit(REPO_ROOT, { ...release, commit: "0".repeat(40) })).toThrow(/one of them is wrong/);
   expect(() => releaseCommit(REPO_ROOT, { ...release, tag: "v0.0.0-not-a-tag", commit: "0".repeat(40) })).toThrow(
     /not in this clone/,
   );
+});
+
+test("a tag that names another commit than releases.json is refused", () => {
+  // A repository of its own: this clone may or may not carry the release tags (CI's fresh clones do not).
+  const root = mkdtempSync(path.join(os.tmpdir(), "release-tag-"));
+  try {
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, encoding: "utf8" });
+    git("init", "-q");
+    writeFileSync(path.join(root, "package.json"), '{"version":"1.0.0"}');
+    git("add", "package.json");
+    git("commit", "-q", "-m", "1.0.0");
+    git("tag", "v1.0.0");
+    const commit = git("rev-parse", "HEAD").trim();
+    const recorded = { version: "1.0.0", tag: "v1.0.0", date: "2026-01-01" };
+    expect(releaseCommit(root, { ...recorded, commit })).toEqual({ commit, from: "tag" });
+    expect(() => releaseCommit(root, { ...recorded, commit: "0".repeat(40) })).toThrow(/one of them is wrong/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
