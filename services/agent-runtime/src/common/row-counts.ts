@@ -1,13 +1,17 @@
-// The kept counts of threads and assistants (table row_counts, kept exact by triggers: see the
-// migration row_counts): an unfiltered search's X-Pagination-Total or an unfiltered count reads 16
-// rows where COUNT(*) would read every row of the table.
+// The kept counts of threads and assistants, and of threads per status (table row_counts, kept
+// exact by triggers: see the migrations row_counts and thread_status_counts): an unfiltered search's
+// X-Pagination-Total or an unfiltered count, or one filtered by a thread status alone, reads 16
+// rows where COUNT(*) would read every row it counts.
 import type { Db } from "../db";
 
 /** Whether none of these narrows the rows (each a filter object, absent or empty). */
 export const unfiltered = (...filters: (Record<string, unknown> | undefined)[]): boolean =>
   filters.every((filter) => !filter || Object.keys(filter).length === 0);
 
-export async function keptCount(db: Db, relation: "threads" | "assistants"): Promise<number> {
+/** A table's rows, or threads of one status (`threads:status:idle`; a status never seen counts 0). */
+export type CountedRelation = "threads" | "assistants" | `threads:status:${string}`;
+
+export async function keptCount(db: Db, relation: CountedRelation): Promise<number> {
   const [row] = await db.$queryRaw<{ count: bigint | null }[]>`
     SELECT sum(count) AS count FROM row_counts WHERE relation = ${relation}`;
   return Number(row?.count ?? 0);

@@ -169,8 +169,9 @@ export class ThreadRepository {
   }
 
   async count(filter: ThreadFilter): Promise<number> {
-    if (!filter.status && !filter.ids && unfiltered(filter.metadata, filter.values, filter.access))
-      return keptCount(this.db, "threads");
+    // Narrowed by nothing but (maybe) a status, the count is kept; an auth handler's filter narrows.
+    if (!filter.ids && unfiltered(filter.metadata, filter.values, filter.access))
+      return keptCount(this.db, filter.status ? `threads:status:${filter.status}` : "threads");
     const rows = await this.db.$queryRaw<
       { count: bigint }[]
     >`SELECT COUNT(*) AS count FROM threads WHERE ${where(filter)}`;

@@ -106,6 +106,11 @@ export function describeCustomAuth(language: "js" | "python"): void {
     expect(await bob.threads.count({ metadata: { topic: "plans" } })).toBe(0);
     expect((await alice.threads.search({ metadata: { topic: "plans" } })).map((t) => t.thread_id)).toEqual([id]);
     expect(await alice.threads.count({ metadata: { topic: "plans" } })).toBe(1);
+    // By status alone, a user's count is still narrowed by its filters (counted, not the kept
+    // per-status count, which holds alice's thread too).
+    const bobIdle = await bob.threads.search({ status: "idle", limit: 1000 });
+    expect(await bob.threads.count({ status: "idle" })).toBe(bobIdle.length);
+    expect(bobIdle.map((t) => t.thread_id)).not.toContain(id);
     // Prune skips what the caller cannot see, as if it did not exist.
     const pruned = await fetch(`${rt.url}/threads/prune`, {
       method: "POST",

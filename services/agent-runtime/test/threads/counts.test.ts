@@ -94,3 +94,139 @@ test("so is an unfiltered assistant search's total: the graphs' own assistants, 
   expect(await keptAssistants()).toBe(existing + 2);
   expect(await assistantsTotal()).toBe(existing + 2);
 });
+
+// Per status, as runs move threads between statuses, kept beside the total (threads:status:<s>).
+const STATUSES = ["busy", "error", "idle", "interrupted"] as const;
+const keptByStatus = async () => {
+  const { rows } = await sql.query<{ relation: string; n: string }>(
+    "SELECT relation, sum(count) AS n FROM row_counts WHERE relation LIKE 'threads:status:%' GROUP BY relation",
+  );
+  return Object.fromEntries(
+    STATUSES.map((status) => [status, Number(rows.find((row) => row.relation === `threads:status:${status}`)?.n ?? 0)]),
+  );
+};
+const actualByStatus = async () => {
+  const { rows } = await sql.query<{ status: string; n: string }>(
+    "SELECT status, count(*) AS n FROM threads GROUP BY status",
+  );
+  return Object.fromEntries(
+    STATUSES.map((status) => [status, Number(rows.find((row) => row.status === status)?.n ?? 0)]),
+  );
+};
+const say = (content: string) => ({ messages: [{ role: "user", content }] });
+
+test("a count by status alone is kept too, exact through runs, deletes and concurrent changes", async () => {
+  await sql.query("TRUNCATE threads CASCADE");
+  expect(await keptByStatus()).toEqual({ busy: 0, error: 0, idle: 0, interrupted: 0 });
+  const made = await Promise.all(
+    Array.from({ length: 12 }, async (_, index) => {
+      const response = await post("/threads", { metadata: { batch: index % 3 ? "rest" : "third" } });
+      return ((await response.json()) as { thread_id: string }).thread_id;
+    }),
+  );
+  expect(await keptByStatus()).toEqual({ busy: 0, error: 0, idle: 12, interrupted: 0 });
+
+  // A run interrupts one thread, fails on another, finishes on a third (idle again); a run due in
+  // a minute keeps a fourth busy until it is cancelled.
+  await post(`/threads/${made[0]}/runs/wait`, { assistant_id: "approval", input: say("ship it") });
+  await post(`/threads/${made[1]}/runs/wait`, {
+    assistant_id: "agent",
+    input: { messages: [{ role: "robot", content: "beep" }] },
+  });
+  await post(`/threads/${made[2]}/runs/wait`, { assistant_id: "agent", input: say("hi") });
+  const delayed = (await (
+    await post(`/threads/${made[3]}/runs`, { assistant_id: "agent", input: say("later"), after_seconds: 60 })
+  ).json()) as { run_id: string };
+  expect(await actualByStatus()).toEqual({ busy: 1, error: 1, idle: 9, interrupted: 1 });
+  expect(await keptByStatus()).toEqual(await actualByStatus());
+  for (const status of STATUSES) {
+    expect({ status, count: await count({ status }) }).toEqual({ status, count: (await actualByStatus())[status] });
+    expect({ status, total: await searchTotal({ status, limit: 1 }) }).toEqual({
+      status,
+      total: (await actualByStatus())[status],
+    });
+  }
+  // The interrupted thread resumed (idle), the delayed run cancelled (its thread idle again).
+  await post(`/threads/${made[0]}/runs/wait`, { assistant_id: "approval", command: { resume: { approved: true } } });
+  await post(`/threads/${made[3]}/runs/${delayed.run_id}/cancel?wait=true`, {});
+  expect(await actualByStatus()).toMatchObject({ busy: 0, interrupted: 0, error: 1 });
+  expect(await keptByStatus()).toEqual(await actualByStatus());
+
+  // The count is read from the kept rows, not counted: a kept row moved by hand shows through it,
+  // and not through a count that another filter narrows (counted from the threads).
+  await sql.query("UPDATE row_counts SET count = count + 1000 WHERE relation = 'threads:status:idle' AND shard = 0");
+  try {
+    expect(await count({ status: "idle" })).toBe(1011);
+    expect(await searchTotal({ status: "idle" })).toBe(1011);
+    expect(await count({ status: "idle", metadata: { batch: "third" } })).toBe(4);
+    expect(await count({ status: "idle", values: { steps: ["propose", "review", "publish"] } })).toBe(1);
+    expect(await count({ status: "idle", ids: made.slice(0, 2) })).toBe(1);
+  } finally {
+    await sql.query("UPDATE row_counts SET count = count - 1000 WHERE relation = 'threads:status:idle' AND shard = 0");
+  }
+  expect(await count({ status: "idle" })).toBe(11);
+
+  // Concurrent transactions on 6 connections, each changing one thread's status in one statement
+  // (as the runtime's writes do) and its metadata in another, some rolled back, while threads are
+  // made and deleted beside them: a thread's changes queue on its row lock, each re-reading the
+  // status the one before it committed (or left, rolling back).
+  const clients = await Promise.all(
+    Array.from({ length: 6 }, async () => {
+      const client = new pg.Client({ connectionString: runtime.database.url });
+      await client.connect();
+      return client;
+    }),
+  );
+  try {
+    const [first, second] = clients;
+    // Deterministic interleavings on one row: the second waits for the first, then counts from
+    // what the first committed, or from what was there before the first rolled back.
+    for (const ending of ["COMMIT", "ROLLBACK"]) {
+      await first.query("BEGIN");
+      await first.query("UPDATE threads SET status = 'busy' WHERE thread_id = $1", [made[4]]);
+      const waiting = second.query(
+        "UPDATE threads SET status = CASE WHEN status = 'busy' THEN 'interrupted' ELSE 'error' END WHERE thread_id = $1",
+        [made[4]],
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await first.query(ending);
+      await waiting;
+      expect(await keptByStatus()).toEqual(await actualByStatus());
+    }
+    await Promise.all([
+      ...clients.map(async (client, index) => {
+        for (let round = 0; round < 20; round++) {
+          const threadId = made[(index * 5 + round) % made.length];
+          await client.query("BEGIN");
+          await client.query("UPDATE threads SET status = $1 WHERE thread_id = $2", [
+            STATUSES[(index + round) % STATUSES.length],
+            threadId,
+          ]);
+          await client.query("UPDATE threads SET metadata = metadata || $1 WHERE thread_id = $2", [
+            JSON.stringify({ round }),
+            threadId,
+          ]);
+          await client.query(round % 4 === 3 ? "ROLLBACK" : "COMMIT");
+        }
+      }),
+      ...Array.from({ length: 8 }, () => post("/threads", {})),
+      fetch(`${runtime.url}/threads/${made[11]}`, { method: "DELETE" }),
+    ]);
+    expect(await keptByStatus()).toEqual(await actualByStatus());
+    // Unchanged statuses and other columns move nothing.
+    await sql.query("UPDATE threads SET metadata = metadata || '{\"touched\": true}', status = status");
+    expect(await keptByStatus()).toEqual(await actualByStatus());
+    // Many rows in one statement: a bulk status change, a bulk delete, a TRUNCATE.
+    await sql.query("UPDATE threads SET status = 'error' WHERE metadata @> '{\"batch\": \"rest\"}'");
+    expect(await keptByStatus()).toEqual(await actualByStatus());
+    await sql.query("DELETE FROM threads WHERE status = 'error' AND metadata @> '{\"batch\": \"rest\"}'");
+    await fetch(`${runtime.url}/threads/${made[0]}`, { method: "DELETE" });
+    const actualNow = await actualByStatus();
+    expect(await keptByStatus()).toEqual(actualNow);
+    for (const status of STATUSES) expect(await count({ status })).toBe(actualNow[status]);
+    await sql.query("TRUNCATE threads CASCADE");
+    expect(await keptByStatus()).toEqual({ busy: 0, error: 0, idle: 0, interrupted: 0 });
+  } finally {
+    await Promise.all(clients.map((client) => client.end()));
+  }
+}, 60_000);
