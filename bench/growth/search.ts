@@ -2,22 +2,19 @@
 // 10k, 100k and 1M rows each (seed.ts, by SQL, each size topped up to the next), and one thread's
 // history of as many checkpoints read a page at a time. Each request is timed one after another
 // (p50/p95), its rows read and sequential scans counted from the database's statistics (the
-// runtime's own statements), and the plan of the same statement, as its repository writes it,
-// shown from EXPLAIN ANALYZE: which scans and indexes serve it.
+// runtime's own statements), and then made once more through the runtime's own service in this
+// process with the same body (plans.ts), each statement its repositories send EXPLAINed (ANALYZE):
+// which indexes serve it, which tables it scans whole, how many rows of each it reads.
+import type { AgentRuntime } from "@lgp/contracts";
 import pg from "pg";
 import { format, percentile } from "../harness";
 import { measureBackground, startMeter } from "./meter";
-import { planScans } from "./plans";
+import { explainingServices, planCells, type ExplainingServices } from "./plans";
 import type { Panel, Table } from "./report";
 import { analyse, deepenHistory, seedAssistants, seedStoreItems, seedThreads } from "./seed";
-import { call, timed, type Target } from "./target";
+import { call, GROWTH_CONFIG, timed, type Target } from "./target";
 
-interface Endpoint {
-  name: string;
-  request(url: string, context: Context): Promise<unknown>;
-  /** The statement the repository sends (without auth filters), for its plan. */
-  plan(context: Context): string;
-}
+type Schemas = AgentRuntime.components["schemas"];
 
 interface Context {
   historyThread: string;
@@ -25,80 +22,80 @@ interface Context {
   middleCheckpoint: string;
 }
 
+interface Endpoint {
+  name: string;
+  route(context: Context): string;
+  body(context: Context): object;
+  /** The same request through the runtime's service, for the plans of what it sends. */
+  serve(services: ExplainingServices, context: Context): Promise<unknown>;
+}
+
+/** An endpoint whose body goes both to the HTTP route and, as the route passes it, to its service. */
+function endpoint<Body extends object>(
+  name: string,
+  route: (context: Context) => string,
+  body: (context: Context) => Body,
+  serve: (services: ExplainingServices, body: Body, context: Context) => Promise<unknown>,
+): Endpoint {
+  return { name, route, body, serve: (services, context) => serve(services, body(context), context) };
+}
+
+const threadSearch = (name: string, body: Schemas["ThreadSearch"]) =>
+  endpoint(
+    name,
+    () => "/threads/search",
+    () => body,
+    (services, sent) => services.threads.search(sent),
+  );
+const threadCount = (name: string, body: Schemas["ThreadCount"]) =>
+  endpoint(
+    name,
+    () => "/threads/count",
+    () => body,
+    (services, sent) => services.threads.count(sent),
+  );
+const assistantSearch = (name: string, body: Schemas["AssistantSearch"]) =>
+  endpoint(
+    name,
+    () => "/assistants/search",
+    () => body,
+    (services, sent) => services.assistants.search(sent),
+  );
+const storeSearch = (name: string, body: Schemas["StoreSearchItems"]) =>
+  endpoint(
+    name,
+    () => "/store/items/search",
+    () => body,
+    (services, sent) => services.store.search(sent),
+  );
+const history = (name: string, body: (context: Context) => Schemas["ThreadHistoryQuery"]) =>
+  endpoint(
+    name,
+    (context) => `/threads/${context.historyThread}/history`,
+    body,
+    (services, sent, context) => services.threads.history(context.historyThread, sent),
+  );
+
 const ENDPOINTS: Endpoint[] = [
-  {
-    name: "threads/search metadata",
-    request: (url) => call(url, "POST", "/threads/search", { metadata: { user: "u42" }, limit: 10 }),
-    plan: () =>
-      `SELECT * FROM threads WHERE metadata @> '{"user":"u42"}'::jsonb ORDER BY created_at DESC, thread_id DESC LIMIT 10`,
-  },
-  {
-    name: "threads/search status",
-    request: (url) => call(url, "POST", "/threads/search", { status: "interrupted", limit: 10 }),
-    plan: () => `SELECT * FROM threads WHERE status = 'interrupted' ORDER BY created_at DESC, thread_id DESC LIMIT 10`,
-  },
-  {
-    name: "threads/search sort updated_at",
-    request: (url) =>
-      call(url, "POST", "/threads/search", { sort_by: "updated_at", sort_order: "desc", limit: 10, offset: 100 }),
-    plan: () => `SELECT * FROM threads ORDER BY updated_at DESC, thread_id DESC LIMIT 10 OFFSET 100`,
-  },
-  {
-    name: "threads/count metadata",
-    request: (url) => call(url, "POST", "/threads/count", { metadata: { user: "u42" } }),
-    plan: () => `SELECT count(*) FROM threads WHERE metadata @> '{"user":"u42"}'::jsonb`,
-  },
-  {
-    name: "threads/count status",
-    request: (url) => call(url, "POST", "/threads/count", { status: "error" }),
-    plan: () => `SELECT count(*) FROM threads WHERE status = 'error'`,
-  },
-  {
-    name: "assistants/search metadata",
-    request: (url) => call(url, "POST", "/assistants/search", { metadata: { team: "t42" }, limit: 10 }),
-    plan: () =>
-      `SELECT * FROM assistants WHERE metadata @> '{"team":"t42"}'::jsonb ORDER BY created_at DESC, assistant_id DESC LIMIT 10`,
-  },
-  {
-    name: "assistants/search graph_id",
-    request: (url) => call(url, "POST", "/assistants/search", { graph_id: "agent", limit: 10, offset: 100 }),
-    plan: () =>
-      `SELECT * FROM assistants WHERE graph_id = 'agent' ORDER BY created_at DESC, assistant_id DESC LIMIT 10 OFFSET 100`,
-  },
-  {
-    name: "store/items/search prefix",
-    request: (url) => call(url, "POST", "/store/items/search", { namespace_prefix: ["users", "u42"], limit: 10 }),
-    plan: () =>
-      `SELECT namespace, key, value FROM store_items WHERE (expires_at IS NULL OR expires_at > now())
-       AND (namespace = 'users.u42' OR starts_with(namespace, 'users.u42.')) ORDER BY updated_at DESC, namespace, key LIMIT 10`,
-  },
-  {
-    name: "store/items/search filter",
-    request: (url) =>
-      call(url, "POST", "/store/items/search", { namespace_prefix: ["users"], filter: { kind: "task" }, limit: 10 }),
-    plan: () =>
-      `SELECT namespace, key, value FROM store_items WHERE (expires_at IS NULL OR expires_at > now())
-       AND (namespace = 'users' OR starts_with(namespace, 'users.')) AND (value -> 'kind') = '"task"'::jsonb
-       ORDER BY updated_at DESC, namespace, key LIMIT 10`,
-  },
-  {
-    name: "threads/{id}/history first page",
-    request: (url, context) => call(url, "POST", `/threads/${context.historyThread}/history`, { limit: 10 }),
-    plan: (context) =>
-      `SELECT checkpoint_id FROM langgraph.checkpoints WHERE thread_id = '${context.historyThread}' AND checkpoint_ns = ''
-       ORDER BY checkpoint_id DESC LIMIT 10`,
-  },
-  {
-    name: "threads/{id}/history deep page",
-    request: (url, context) =>
-      call(url, "POST", `/threads/${context.historyThread}/history`, {
-        limit: 10,
-        before: { configurable: { checkpoint_id: context.middleCheckpoint } },
-      }),
-    plan: (context) =>
-      `SELECT checkpoint_id FROM langgraph.checkpoints WHERE thread_id = '${context.historyThread}' AND checkpoint_ns = ''
-       AND checkpoint_id < '${context.middleCheckpoint}' ORDER BY checkpoint_id DESC LIMIT 10`,
-  },
+  threadSearch("threads/search metadata", { metadata: { user: "u42" }, limit: 10, offset: 0 }),
+  threadSearch("threads/search status", { status: "interrupted", limit: 10, offset: 0 }),
+  threadSearch("threads/search sort updated_at", { sort_by: "updated_at", sort_order: "desc", limit: 10, offset: 100 }),
+  threadCount("threads/count metadata", { metadata: { user: "u42" } }),
+  threadCount("threads/count status", { status: "error" }),
+  assistantSearch("assistants/search metadata", { metadata: { team: "t42" }, limit: 10, offset: 0 }),
+  assistantSearch("assistants/search graph_id", { graph_id: "agent", limit: 10, offset: 100 }),
+  storeSearch("store/items/search prefix", { namespace_prefix: ["users", "u42"], limit: 10, offset: 0 }),
+  storeSearch("store/items/search filter", {
+    namespace_prefix: ["users"],
+    filter: { kind: "task" },
+    limit: 10,
+    offset: 0,
+  }),
+  history("threads/{id}/history first page", () => ({ limit: 10 })),
+  history("threads/{id}/history deep page", (context) => ({
+    limit: 10,
+    before: { configurable: { checkpoint_id: context.middleCheckpoint } },
+  })),
 ];
 
 export async function searchSection(
@@ -108,6 +105,10 @@ export async function searchSection(
 ): Promise<{ tables: Table[]; panels: Panel[] }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  const services = await explainingServices(databaseUrl, GROWTH_CONFIG).catch(async (error: unknown) => {
+    await client.end();
+    throw error;
+  });
   const rows: string[][] = [];
   const p95 = new Map<string, [number, number][]>();
   try {
@@ -146,9 +147,12 @@ export async function searchSection(
       const context: Context = { historyThread, middleCheckpoint: middle.rows[0]!.id };
       for (const endpoint of ENDPOINTS) {
         const meter = await startMeter(databaseUrl, undefined, background);
-        const ms = await timed(options.requests, 3, () => endpoint.request(target.url, context));
+        const request = () => call(target.url, "POST", endpoint.route(context), endpoint.body(context));
+        const ms = await timed(options.requests, 3, request);
         const counts = await meter(options.requests + 3);
-        const plan = await planScans(client, endpoint.plan(context));
+        services.take();
+        await endpoint.serve(services, context);
+        const plans = services.take();
         rows.push([
           endpoint.name,
           size.toLocaleString("en-US"),
@@ -156,12 +160,13 @@ export async function searchSection(
           format(percentile(ms, 95), 1),
           format(counts.rowsRead, 0),
           format(counts.seqScans, 2),
-          plan,
+          ...planCells(plans),
         ]);
         p95.set(endpoint.name, [...(p95.get(endpoint.name) ?? []), [size, percentile(ms, 95)]]);
       }
     }
   } finally {
+    await services.close();
     await client.end();
   }
   const table: Table = {
@@ -173,11 +178,15 @@ export async function searchSection(
       "p95 ms",
       "rows read",
       "seq scans",
-      "plan of its statement (EXPLAIN ANALYZE)",
+      "statements",
+      "plan: indexes",
+      "plan: seq scans per table",
+      "plan: rows read per table",
     ],
     rows,
     notes: [
-      "Rows read and sequential scans per request come from the database's statistics (the runtime's own statements, a thread search's count included); the plan is of the same statement as its repository writes it.",
+      "Rows read and sequential scans per request come from the database's statistics (the runtime's own statements, a thread search's count included, and its background less what it does idle).",
+      "The plan columns are from EXPLAIN ANALYZE of each statement the runtime's repositories and checkpointer send for the request (its body handed to the runtime's own service in the bench's process, each read explained in a transaction rolled back): how many statements, the indexes they read, their sequential scans per table (each loop of a scan in a subquery counted, as the statistics count them), the rows their scans looked at per table (kept or filtered out).",
       "Threads, assistants and store items each number the row count; the history's thread has as many checkpoints.",
     ],
   };

@@ -7,12 +7,13 @@ import pg from "pg";
 import { HumanMessage } from "@langchain/core/messages";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
-import { planScans } from "../../../../bench/growth/plans";
+import { explainingServices, planCells } from "../../../../bench/growth/plans";
 import { markdown, svg } from "../../../../bench/growth/report";
 import { deepenHistory, seedAssistants, seedStoreItems, seedThreads, seedVectors } from "../../../../bench/growth/seed";
 import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
 import { setupCheckpointer } from "../../src/graphs/checkpointer-setup";
 import { CHECKPOINT_SCHEMA } from "../../src/threads/checkpoints";
+import { StatementPlans } from "../support/statement-plans";
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -80,8 +81,12 @@ test("bulk rows top up to exact counts, and a plan's scans are named", async () 
   const dims = await client.query(`SELECT DISTINCT cardinality(embedding) AS dims FROM store_vectors`);
   expect(dims.rows).toEqual([{ dims: 8 }]);
   await client.query("ANALYZE threads");
-  const plan = await planScans(client, `SELECT * FROM threads WHERE thread_id = '${crypto.randomUUID()}'`);
-  expect(plan).toMatch(/^Index Scan threads_pkey \(0 rows\)$/);
+  const plans = await StatementPlans.connect(database.url);
+  await plans.explain("SELECT * FROM threads WHERE thread_id = $1::uuid", [crypto.randomUUID()]);
+  expect(planCells(plans.take())).toEqual(["1", "threads_pkey", "none", "threads 0"]);
+  await plans.explain("SELECT count(*) FROM threads WHERE metadata->>'user' = $1", ["u1"]);
+  await plans.end();
+  expect(planCells(plans.take())).toEqual(["1", "none", "threads 1", expect.stringMatching(/^threads 1,00\d$/)]);
 
   const table = { title: "t", header: ["a", "b"], rows: [["x", "1"]] };
   expect(markdown([table])).toContain("| x | 1 |");
@@ -105,4 +110,27 @@ test("bulk rows top up to exact counts, and a plan's scans are named", async () 
     "c",
   );
   expect(picture).toMatch(/^<svg[\s\S]*<path d="M[\d.]+,[\d.]+ L[\d.]+,[\d.]+"/);
+});
+
+test("the bench's plans are of the statements a request's body makes the runtime's services send", async () => {
+  // The bench's langgraph.json (target.ts's GROWTH_CONFIG; that module needs the SDK, which jest does not load).
+  const config = path.resolve(__dirname, "../../../../bench/growth/graphs/langgraph.json");
+  const services = await explainingServices(database.url, config);
+  try {
+    const { total } = await services.threads.search({ metadata: { user: "u42" }, limit: 10, offset: 0 });
+    expect(total).toBe(1);
+    // The page and its total, each with the request's values.
+    const plans = services.take();
+    expect(plans).toHaveLength(2);
+    expect(plans.every((plan) => plan.rows.threads !== undefined)).toBe(true);
+    await services.store.search({ namespace_prefix: ["users"], filter: { kind: "task" }, limit: 10, offset: 0 });
+    expect(planCells(services.take())).toEqual([
+      "1",
+      expect.any(String),
+      expect.any(String),
+      expect.stringMatching(/^store_items /),
+    ]);
+  } finally {
+    await services.close();
+  }
 });

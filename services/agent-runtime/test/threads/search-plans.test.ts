@@ -1,112 +1,30 @@
 // The searches and lists (threads/search and /count, assistants/search, store/items/search, a
 // thread's history and state) find their rows through indexes and read about what they answer,
 // however many rows the tables hold (issue 40): each statement is EXPLAINed (ANALYZE, in a
-// transaction rolled back) as the repository sends it, with sequential scans priced out
-// (enable_seqscan = off, as query-plans.test.ts does for the run path), and the rows its scans
-// looked at (kept or dropped by a filter) are counted per table. A filter or sort with no index
+// transaction rolled back) as the repository sends it (test/support/statement-plans.ts, shared
+// with the growth bench), with sequential scans priced out (enable_seqscan = off, as
+// query-plans.test.ts does for the run path), and the rows its scans looked at (kept or dropped
+// by a filter) are counted per table. A filter or sort with no index
 // to serve it reads the whole table through some other index: thousands of rows, not tens.
 import path from "node:path";
 import pg from "pg";
 import { migrate } from "@lgp/server-kit";
 import { createEmptyDatabase, REPO_ROOT, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { createDb, type Db } from "../../src/db";
-import { Prisma } from "../../src/generated/prisma/client";
 import { AssistantRepository } from "../../src/assistants/repository";
 import { RuntimeCheckpointer } from "../../src/graphs/checkpointer";
 import { setupCheckpointer } from "../../src/graphs/checkpointer-setup";
 import { StoreRepository } from "../../src/store/repository";
 import { CHECKPOINT_SCHEMA } from "../../src/threads/checkpoints";
 import { ThreadRepository } from "../../src/threads/repository";
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Actual Rows"?: number;
-  "Actual Loops"?: number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  Plans?: PlanNode[];
-}
-
-interface Explained {
-  statement: string;
-  /** Indexes the plan reads. */
-  indexes: string[];
-  sequential: string[];
-  /** Rows each table's scans looked at. */
-  rows: Record<string, number>;
-}
-
-function explained(statement: string, plan: PlanNode): Explained {
-  const found: Explained = {
-    statement: statement.replace(/\s+/g, " ").trim().slice(0, 70),
-    indexes: [],
-    sequential: [],
-    rows: {},
-  };
-  const walk = (node: PlanNode) => {
-    if (node["Index Name"]) found.indexes.push(node["Index Name"]);
-    if (node["Node Type"] === "Seq Scan") found.sequential.push(node["Relation Name"]!);
-    const table = node["Relation Name"];
-    if (table && node["Node Type"] !== "ModifyTable") {
-      const read =
-        ((node["Actual Rows"] ?? 0) +
-          (node["Rows Removed by Filter"] ?? 0) +
-          (node["Rows Removed by Index Recheck"] ?? 0)) *
-        (node["Actual Loops"] ?? 1);
-      found.rows[table] = (found.rows[table] ?? 0) + read;
-    }
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  walk(plan);
-  return found;
-}
+import { StatementPlans, type ExplainedStatement } from "../support/statement-plans";
 
 const ROWS = 3_000;
 let database: TestDatabase;
 let db: Db;
 let pool: pg.Pool;
-let explainer: pg.Client;
-const plans: Explained[] = [];
-
-async function explain(text: string, values: unknown[]): Promise<void> {
-  await explainer.query("BEGIN");
-  try {
-    const { rows } = await explainer.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
-    plans.push(explained(text, (rows[0]["QUERY PLAN"] as { Plan: PlanNode }[])[0].Plan));
-  } finally {
-    await explainer.query("ROLLBACK");
-  }
-}
-
-/** The repositories' Prisma client, with each read (`$queryRaw`) EXPLAINed on the side first. */
-function explainingDb(): Db {
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      if (property !== "$queryRaw") return Reflect.get(target, property, receiver);
-      return async (strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => {
-        const sql = strings instanceof Prisma.Sql ? strings : Prisma.sql(strings, ...values);
-        await explain(sql.text, sql.values as unknown[]);
-        return target.$queryRaw(sql);
-      };
-    },
-  });
-}
-
-/** The checkpointer's pool, with each read EXPLAINed on the side first. */
-function explainingPool(): pg.Pool {
-  return new Proxy(pool, {
-    get(target, property, receiver) {
-      if (property !== "query") return Reflect.get(target, property, receiver);
-      return async (config: string | pg.QueryConfig, values?: unknown[]) => {
-        const text = typeof config === "string" ? config : config.text;
-        if (/^\s*select/i.test(text)) await explain(text, (typeof config === "string" ? values : config.values) ?? []);
-        return target.query(config as string, values);
-      };
-    },
-  });
-}
+let explainer: StatementPlans;
+let plans: ExplainedStatement[];
 
 beforeAll(async () => {
   database = await createEmptyDatabase("searchplans");
@@ -167,9 +85,8 @@ beforeAll(async () => {
     );
   }
   await pool.query("ANALYZE");
-  explainer = new pg.Client({ connectionString: database.url });
-  await explainer.connect();
-  await explainer.query("SET enable_seqscan = off");
+  explainer = await StatementPlans.connect(database.url, { seqscan: false });
+  plans = explainer.plans;
 }, 60_000);
 
 afterAll(async () => {
@@ -180,7 +97,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  plans.length = 0;
+  explainer.take();
 });
 
 /** The statements that scanned a table sequentially or read more than `most` rows of one. */
@@ -197,7 +114,7 @@ const sort = (sortBy: "created_at" | "updated_at", sortOrder: "asc" | "desc" = "
 });
 
 test("threads/search and /count by metadata, by status and sorted by date read through indexes", async () => {
-  const threads = new ThreadRepository(explainingDb());
+  const threads = new ThreadRepository(explainer.db(db));
   // 3 threads of the user, 30 in error.
   expect((await threads.search({ metadata: { user_id: "u7" } }, sort("created_at"))).total).toBe(3);
   expect((await threads.search({ status: "error" }, sort("updated_at"))).rows).toHaveLength(10);
@@ -214,10 +131,21 @@ test("threads/search and /count by metadata, by status and sorted by date read t
   const page = plans.find((plan) => plan.statement.startsWith("SELECT * FROM threads"))!;
   expect(page).toMatchObject({ indexes: ["threads_updated_at_idx"], sequential: [] });
   expect(page.rows.threads).toBeLessThanOrEqual(20);
+
+  // By status alone, the total is the kept count (the status's 16 rows of row_counts: migration
+  // thread_status_counts), not a count of the status's threads (2,970 idle here).
+  plans.length = 0;
+  expect((await threads.search({ status: "idle" }, sort("updated_at"))).total).toBe(ROWS - 30);
+  expect(await threads.count({ status: "error" })).toBe(30);
+  expect(plans.filter((plan) => plan.statement.includes("row_counts")).map((plan) => plan.rows)).toEqual([
+    { row_counts: 16 },
+    { row_counts: 16 },
+  ]);
+  expect(readingMore(20)).toEqual([]);
 });
 
 test("assistants/search by metadata and graph, sorted by date or name, read through indexes", async () => {
-  const assistants = new AssistantRepository(explainingDb());
+  const assistants = new AssistantRepository(explainer.db(db));
   expect((await assistants.search({ metadata: { owner: "u7" } }, sort("updated_at"))).total).toBe(10);
   expect((await assistants.search({ graphId: "g3" }, sort("created_at"))).rows).toHaveLength(10);
   expect(readingMore(ROWS / 10)).toEqual([]);
@@ -230,7 +158,7 @@ test("assistants/search by metadata and graph, sorted by date or name, read thro
 });
 
 test("store/items/search by namespace prefix and filter reads the items it answers", async () => {
-  const store = new StoreRepository(explainingDb(), undefined, { refreshOnRead: false });
+  const store = new StoreRepository(explainer.db(db), undefined, { refreshOnRead: false });
   const search = (namespacePrefix: string[], filter?: Record<string, unknown>) =>
     store.search({ namespacePrefix, filter, limit: 10, offset: 0 });
   expect(await search(["users", "u7"])).toHaveLength(10);
@@ -249,7 +177,7 @@ test("store/items/search by namespace prefix and filter reads the items it answe
 });
 
 test("a thread's state and a page of its history read the checkpoints they answer, not its whole history", async () => {
-  const saver = new RuntimeCheckpointer(explainingPool(), undefined, { schema: CHECKPOINT_SCHEMA });
+  const saver = new RuntimeCheckpointer(explainer.pool(pool), undefined, { schema: CHECKPOINT_SCHEMA });
   const latest = await saver.getTuple({ configurable: { thread_id: "deep", checkpoint_ns: "" } });
   expect(latest?.checkpoint.channel_values).toEqual({ a: 1, b: 1, c: 1, d: 1 });
   const page = [];
