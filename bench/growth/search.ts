@@ -81,7 +81,9 @@ const ENDPOINTS: Endpoint[] = [
   threadSearch("threads/search status", { status: "interrupted", limit: 10, offset: 0 }),
   threadSearch("threads/search sort updated_at", { sort_by: "updated_at", sort_order: "desc", limit: 10, offset: 100 }),
   threadCount("threads/count metadata", { metadata: { user: "u42" } }),
-  threadCount("threads/count status", { status: "error" }),
+  // Counts of many rows (their totals kept in row_counts): ~99% of the seeded threads are idle,
+  // every seeded assistant is the agent's (seed.ts).
+  threadCount("threads/count status", { status: "idle" }),
   assistantSearch("assistants/search metadata", { metadata: { team: "t42" }, limit: 10, offset: 0 }),
   assistantSearch("assistants/search graph_id", { graph_id: "agent", limit: 10, offset: 100 }),
   storeSearch("store/items/search prefix", { namespace_prefix: ["users", "u42"], limit: 10, offset: 0 }),

@@ -1,7 +1,7 @@
 // Assistant rows: the active version's fields on `assistants`, every version in `assistant_versions`.
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db";
-import { keptCount, unfiltered } from "../common/row-counts";
+import { keptCount, keptGraphCount, unfiltered } from "../common/row-counts";
 import { filtersSql, type AuthFilters } from "../auth";
 
 export interface AssistantRow {
@@ -147,8 +147,9 @@ export class AssistantRepository {
   }
 
   async count(filter: AssistantFilter): Promise<number> {
-    if (!filter.graphId && !filter.name && unfiltered(filter.metadata, filter.access))
-      return keptCount(this.db, "assistants");
+    // Narrowed by nothing but (maybe) a graph, the count is kept; an auth handler's filter narrows.
+    if (!filter.name && unfiltered(filter.metadata, filter.access))
+      return filter.graphId ? keptGraphCount(this.db, filter.graphId) : keptCount(this.db, "assistants");
     const rows = await this.db.$queryRaw<
       { count: bigint }[]
     >`SELECT COUNT(*) AS count FROM assistants WHERE ${where(filter)}`;

@@ -1,7 +1,8 @@
-// The kept counts of threads and assistants, and of threads per status (table row_counts, kept
-// exact by triggers: see the migrations row_counts and thread_status_counts): an unfiltered search's
-// X-Pagination-Total or an unfiltered count, or one filtered by a thread status alone, reads 16
-// rows where COUNT(*) would read every row it counts.
+// The kept counts of threads and assistants, of threads per status and of assistants per graph
+// (table row_counts, kept exact by triggers: see the migrations row_counts, thread_status_counts and
+// assistant_graph_counts): an unfiltered search's X-Pagination-Total or an unfiltered count, or one
+// filtered by a thread status or an assistant graph alone, reads 16 rows where COUNT(*) would read
+// every row it counts.
 import type { Db } from "../db";
 
 /** Whether none of these narrows the rows (each a filter object, absent or empty). */
@@ -14,5 +15,13 @@ export type CountedRelation = "threads" | "assistants" | `threads:status:${strin
 export async function keptCount(db: Db, relation: CountedRelation): Promise<number> {
   const [row] = await db.$queryRaw<{ count: bigint | null }[]>`
     SELECT sum(count) AS count FROM row_counts WHERE relation = ${relation}`;
+  return Number(row?.count ?? 0);
+}
+
+/** Assistants of one graph (a graph never seen counts 0). Its rows are named by the database's
+ * assistants_graph_relation (a long graph id by its hash), so the name is made in one place. */
+export async function keptGraphCount(db: Db, graphId: string): Promise<number> {
+  const [row] = await db.$queryRaw<{ count: bigint | null }[]>`
+    SELECT sum(count) AS count FROM row_counts WHERE relation = assistants_graph_relation(${graphId})`;
   return Number(row?.count ?? 0);
 }

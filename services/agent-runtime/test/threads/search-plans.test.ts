@@ -155,6 +155,18 @@ test("assistants/search by metadata and graph, sorted by date or name, read thro
   await assistants.search({}, { limit: 10, offset: 0, sortBy: "name", sortOrder: "asc" });
   const page = plans.find((plan) => plan.statement.startsWith("SELECT * FROM assistants"))!;
   expect(page).toMatchObject({ indexes: ["assistants_name_idx"], sequential: [] });
+
+  // By graph alone, the total is the kept count (the graph's rows of row_counts, 16 at most:
+  // migration assistant_graph_counts), not a count of the graph's 150 assistants.
+  plans.length = 0;
+  expect((await assistants.search({ graphId: "g3" }, sort("updated_at"))).total).toBe(ROWS / 20);
+  expect(await assistants.count({ graphId: "g4" })).toBe(ROWS / 20);
+  const totals = plans.filter((plan) => !plan.statement.startsWith("SELECT * FROM assistants"));
+  expect(totals.map(({ indexes, sequential, rows }) => ({ indexes, sequential, tables: Object.keys(rows) }))).toEqual([
+    { indexes: ["row_counts_pkey"], sequential: [], tables: ["row_counts"] },
+    { indexes: ["row_counts_pkey"], sequential: [], tables: ["row_counts"] },
+  ]);
+  expect(totals.every((plan) => plan.rows.row_counts <= 16)).toBe(true);
 });
 
 test("store/items/search by namespace prefix and filter reads the items it answers", async () => {
