@@ -49,6 +49,13 @@ beforeAll(async () => {
      FROM generate_series(1, $1::int) i`,
     [ROWS],
   );
+  // And a graph of few assistants (1 in 100), spread over the same dates.
+  await pool.query(
+    `INSERT INTO assistants (assistant_id, graph_id, name, created_at, updated_at)
+     SELECT gen_random_uuid(), 'rare', 'rare ' || i, now() - make_interval(secs => i * 100), now()
+     FROM generate_series(1, $1::int) i`,
+    [ROWS / 100],
+  );
   await pool.query(
     `INSERT INTO store_items (namespace, key, value, updated_at)
      SELECT 'users.u' || (i % 100) || '.memories', 'k' || i, jsonb_build_object('kind', 'k' || (i % 10), 'n', i),
@@ -150,6 +157,14 @@ test("assistants/search by metadata and graph, sorted by date or name, read thro
   expect((await assistants.search({ graphId: "g3" }, sort("created_at"))).rows).toHaveLength(10);
   expect(readingMore(ROWS / 10)).toEqual([]);
   expect(plans.some((plan) => plan.indexes.includes("assistants_metadata_idx"))).toBe(true);
+
+  // A graph holding a small share, newest first: its page reads its own rows, not everyone's.
+  plans.length = 0;
+  expect((await assistants.search({ graphId: "rare" }, sort("created_at"))).rows).toHaveLength(10);
+  expect(plans.find((plan) => plan.statement.startsWith("SELECT * FROM assistants"))).toMatchObject({
+    indexes: ["assistants_graph_id_created_at_idx"],
+    rows: { assistants: 10 },
+  });
 
   plans.length = 0;
   await assistants.search({}, { limit: 10, offset: 0, sortBy: "name", sortOrder: "asc" });
