@@ -11,6 +11,7 @@
 //   --depths=a,b GROWTH_DEPTHS          history checkpoints (1,100,1000,10000)
 //   --states=a,b GROWTH_STATES          state bytes (10000,1000000,10000000)
 //   --semantic=a,b GROWTH_SEMANTIC      semantic search items (1000,10000,100000)
+//   --dims=n GROWTH_DIMS                the semantic search's vector dims (64; 1536 as OpenAI's)
 //   --processes=a,b GROWTH_PROCESSES    worker processes (1,2,4)
 //   --only=a,b GROWTH_ONLY              parts: history,state,search,semantic,workers
 //   --out=dir GROWTH_OUT                where growth.md and growth.svg go (docs/bench)
@@ -56,6 +57,7 @@ const settings = {
   depths: numbers("depths", "GROWTH_DEPTHS", "1,100,1000,10000"),
   states: numbers("states", "GROWTH_STATES", "10000,1000000,10000000"),
   semantic: numbers("semantic", "GROWTH_SEMANTIC", "1000,10000,100000"),
+  dims: numbers("dims", "GROWTH_DIMS", "64")[0]!,
   processes: numbers("processes", "GROWTH_PROCESSES", "1,2,4"),
   runs: Number(process.env.GROWTH_RUNS ?? 40),
   rounds: Number(process.env.GROWTH_ROUNDS ?? 2),
@@ -131,7 +133,8 @@ async function main(): Promise<void> {
     add(
       await withDatabase(
         "semantic",
-        (url) => semanticSection(url, { sizes: settings.semantic, requests: settings.semanticRequests }),
+        (url) =>
+          semanticSection(url, { sizes: settings.semantic, requests: settings.semanticRequests, dims: settings.dims }),
         false,
       ),
     );

@@ -23,7 +23,14 @@ export interface Target {
 
 export async function startTarget(
   databaseUrl: string,
-  options: { workerProcesses?: number; redisPrefix?: string; workers?: number } = {},
+  options: {
+    workerProcesses?: number;
+    redisPrefix?: string;
+    workers?: number;
+    /** Another langgraph.json than GROWTH_CONFIG, and environment for the runtime (the semantic part's dims). */
+    config?: string;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<Target> {
   const workers = options.workers ?? 20;
   const processes = options.workerProcesses ?? 0;
@@ -31,11 +38,12 @@ export async function startTarget(
   const env = {
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: "warn",
-    LANGGRAPH_JSON: GROWTH_CONFIG,
+    LANGGRAPH_JSON: options.config ?? GROWTH_CONFIG,
     CHECKPOINT_POOL_SIZE: "20",
     // Thousands of requests as fast as they answer: latency is measured, not a client's budget.
     RATE_LIMIT_REQUESTS_PER_MINUTE: "0",
     ...(options.redisPrefix ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: options.redisPrefix } : { REDIS_URL: "" }),
+    ...options.env,
   };
   const workerChildren = Array.from(
     { length: processes },

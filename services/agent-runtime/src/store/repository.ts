@@ -3,7 +3,8 @@ import { Prisma } from "../generated/prisma/client";
 import { filtersSql, type AuthFilters } from "../auth";
 import type { StoreTtlSettings } from "../ttl/settings";
 import type { SemanticIndex } from "./semantic-index";
-import { dotF32, fromF32Bytes, toF32Bytes } from "./vectors";
+import { exactScores, itemId } from "./quantized";
+import { dotF32, dotI8, fromF32Bytes, toF32Bytes, toI8Bytes } from "./vectors";
 
 /** One stored item as the store hands it out (namespace split back into labels). */
 export interface StoredItem {
@@ -133,12 +134,13 @@ export class StoreRepository {
       ...(vectors.length
         ? [
             this.db.$executeRaw`
-              INSERT INTO store_vectors (namespace, key, path, position, embedding, embedding_f32, list_generation, list)
+              INSERT INTO store_vectors (namespace, key, path, position, embedding, embedding_f32, embedding_i8, list_generation, list)
               VALUES ${Prisma.join(
                 vectors.map(
                   (vector, i) =>
                     Prisma.sql`(${name}, ${key}, ${vector.path}, ${vector.position}, ${vector.embedding}::real[],
-                                ${toF32Bytes(vector.embedding)}::bytea, ${lists[i]?.generation ?? null}::int, ${lists[i]?.list ?? null}::int)`,
+                                ${toF32Bytes(vector.embedding)}::bytea, ${toI8Bytes(vector.embedding)}::bytea,
+                                ${lists[i]?.generation ?? null}::int, ${lists[i]?.list ?? null}::int)`,
                 ),
               )}`,
           ]
@@ -202,11 +204,12 @@ export class StoreRepository {
 
   /**
    * A search through the index's lists: the vectors of the query's nearest lists (and those in no
-   * list) under the prefix are read as float32 and scored here, the best of each item kept; the
-   * best-scored items then go through the search's conditions and paging in SQL, ranked as the
-   * exact scan ranks. Undefined where the exact scan must answer: no training yet, few items under
-   * the prefix, or a page that reaches past the candidates (items outside the probed lists and
-   * items without vectors come after them, and only the exact scan knows their order).
+   * list) under the prefix are read by their int8 copies and scored here, the best of each item
+   * kept; the best-scored items are re-scored by their float32 vectors (quantized.ts) and then go
+   * through the search's conditions and paging in SQL, ranked as the exact scan ranks. Undefined
+   * where the exact scan must answer: no training yet, few items under the prefix, or a page that
+   * reaches past the candidates (items outside the probed lists and items without vectors come
+   * after them, and only the exact scan knows their order).
    */
   private async searchByLists(query: SearchQuery, where: Prisma.Sql, vector: number[]): Promise<Row[] | undefined> {
     const lists = this.index!.lists;
@@ -219,26 +222,36 @@ export class StoreRepository {
         LIMIT ${lists.settings.exactBelow}::int) AS under`;
     if (items < lists.settings.exactBelow) return undefined;
     const candidates = await lists.readCandidates(this.db, vector, generations, prefix[0]);
-    const best = new Map<string, { namespace: string; key: string; score: number }>();
+    const best = new Map<string, { namespace: string; key: string; score: number; exact: boolean }>();
     const target = Float32Array.from(vector);
     const scratch = new Float32Array(vector.length);
-    for (const [namespace, key, f32] of candidates) {
-      // A vector of other dims (the index's were changed) scores nothing, as in the exact scan's
-      // sum over the shorter vector; one not converted yet waits for the background upkeep.
-      if (!f32 || f32.length !== vector.length * 4) continue;
-      const score = dotF32(fromF32Bytes(f32, scratch), target);
-      const id = `${namespace}\u0000${key}`;
+    for (const [namespace, key, i8, f32] of candidates) {
+      // By the int8 copy; by the float32 one where the upkeep has not filled the int8 copy yet. A
+      // vector of other dims (the index's were changed) scores nothing, as in the exact scan's sum
+      // over the shorter vector; one not converted yet waits for the background upkeep.
+      let score: number;
+      if (i8 && i8.length === vector.length + 4) score = dotI8(i8, target);
+      else if (f32 && f32.length === vector.length * 4) score = dotF32(fromF32Bytes(f32, scratch), target);
+      else continue;
+      const id = itemId(namespace, key);
       const seen = best.get(id);
-      if (!seen) best.set(id, { namespace, key, score });
+      if (!seen) best.set(id, { namespace, key, score, exact: false });
       else if (score > seen.score) seen.score = score;
     }
     const page = query.offset + query.limit;
     const ranked = [...best.values()].sort((a, b) => b.score - a.score);
     if (ranked.length < page) return undefined;
     // The best few first: most searches filter little, and joining back 1,000 items to page 10
-    // cost more than the candidates' scoring. Where the conditions leave too few, the wider set.
-    for (const size of [Math.max(100, 4 * page), Math.max(1000, 10 * page)]) {
+    // cost more than the candidates' scoring. Where the conditions leave too few, wider sets. Each
+    // set's items are re-scored by their float32 vectors first (out of line: a few, not thousands).
+    for (const size of new Set([4 * page, Math.max(100, 4 * page), Math.max(1000, 10 * page)])) {
       const top = ranked.slice(0, size);
+      const rescore = top.filter((item) => !item.exact);
+      const exact = await exactScores(this.db, rescore, target);
+      for (const item of rescore) {
+        item.score = exact.get(itemId(item.namespace, item.key)) ?? item.score;
+        item.exact = true;
+      }
       const rows = await this.db.$queryRaw<Row[]>`
         SELECT namespace, key, value, created_at, updated_at, c.score FROM store_items
         JOIN unnest(${top.map((item) => item.namespace)}::text[], ${top.map((item) => item.key)}::text[],

@@ -8,9 +8,11 @@
 // until no vector is in them; a vector in no list (written before any training, by a process whose
 // centroids were not loaded yet, or of a generation gone) is always a candidate. So a search never
 // misses a vector for want of its list: what it trades for speed is only the probe's recall.
-import { poolOf, type Db } from "../db";
+import type { Db } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { CentroidWorker } from "./centroid-worker";
+import { fillI8 } from "./quantized";
+import { readRows } from "./read-rows";
 import { fromF32Bytes, nearest, nearestOne, rowsOf, toF32Bytes } from "./vectors";
 
 export interface VectorSearchSettings {
@@ -25,8 +27,11 @@ export interface VectorSearchSettings {
 
 export const DEFAULT_VECTOR_SEARCH: VectorSearchSettings = { nprobe: 12, exactBelow: 2000 };
 
-/** A search's candidate vector: its item's namespace and key, its float32 bytes (big-endian). */
-export type Candidate = [namespace: string, key: string, f32: Uint8Array | null];
+/**
+ * A search's candidate vector: its item's namespace and key, its int8 copy (quantized.ts), and its
+ * float32 bytes (big-endian) only where it has no int8 copy yet.
+ */
+export type Candidate = [namespace: string, key: string, i8: Uint8Array | null, f32: Uint8Array | null];
 
 interface Generation {
   generation: number;
@@ -40,6 +45,13 @@ const ROUNDS = 6;
 /** How long a process trusts its centroids before asking which generations there are. */
 const CACHE_MS = 5_000;
 const BATCH = 500;
+/**
+ * Float32 vectors read at once by the upkeep (a training's sample, the vectors moved to new lists):
+ * 200 of 1536 dims are 1.2 MB, a few ms of the API's thread to take in.
+ */
+const READ_BATCH = 200;
+
+type VectorKey = { namespace: string; key: string; path: string; position: number };
 
 // A real[]'s float32 bytes, big-endian: how SQL fills embedding_f32 of vectors written before it.
 const F32_OF_EMBEDDING = Prisma.sql`(SELECT string_agg(float4send(x), ''::bytea ORDER BY i) FROM unnest(embedding) WITH ORDINALITY AS u(x, i))`;
@@ -80,9 +92,10 @@ export class VectorLists {
   }
 
   /**
-   * The vectors (namespace, key, float32 bytes) of a search's candidates, under `prefix` when
-   * given: straight from pg where the client's pool is at hand, a third faster than Prisma's
-   * conversion of thousands of bytea values.
+   * The vectors (namespace, key, int8 copy, else float32 bytes) of a search's candidates, under
+   * `prefix` when given: straight from pg where the client's pool is at hand, a third faster than
+   * Prisma's conversion of thousands of bytea values. The float32 copy, out of line at realistic
+   * dims, is read only for a vector without its int8 copy.
    */
   async readCandidates(
     db: Db,
@@ -90,12 +103,10 @@ export class VectorLists {
     generations: Generation[],
     prefix?: Prisma.Sql,
   ): Promise<Candidate[]> {
-    const sql = Prisma.sql`SELECT namespace, key, embedding_f32 FROM store_vectors
+    const sql = Prisma.sql`SELECT namespace, key, embedding_i8, CASE WHEN embedding_i8 IS NULL THEN embedding_f32 END
+      FROM store_vectors
       WHERE ${this.candidates(query, generations)} ${prefix ? Prisma.sql`AND ${prefix}` : Prisma.empty}`;
-    const pool = poolOf(db);
-    if (pool) return (await pool.query<Candidate>({ text: sql.text, values: sql.values, rowMode: "array" })).rows;
-    const rows = await db.$queryRaw<{ namespace: string; key: string; embedding_f32: Uint8Array | null }[]>(sql);
-    return rows.map((row) => [row.namespace, row.key, row.embedding_f32]);
+    return readRows<Candidate>(db, sql);
   }
 
   /**
@@ -117,19 +128,30 @@ export class VectorLists {
   /** Trains a new generation now (`lists` centroids, default sqrt of the vectors) and moves every vector to it. */
   async train(db: Db, lists?: number): Promise<{ generation: number; lists: number; assigned: number }> {
     await this.fillF32(db);
+    await fillI8(db);
     const [{ vectors }] = await db.$queryRaw<{ vectors: number }[]>`
       SELECT count(*)::int AS vectors FROM store_vectors WHERE octet_length(embedding_f32) = ${this.dims * 4}::int`;
     if (vectors === 0) throw new Error("the store has no vectors to train the semantic index's lists on");
     const k = Math.min(vectors, lists ?? Math.max(1, Math.round(Math.sqrt(vectors))));
-    const sampleRows = await db.$queryRaw<{ f32: Uint8Array }[]>`
-      SELECT embedding_f32 AS f32 FROM store_vectors WHERE octet_length(embedding_f32) = ${this.dims * 4}::int
+    // The sample's keys first, then its vectors a few hundred at a time (READ_BATCH): read at once,
+    // 7,600 vectors of 1536 dims held the API's thread for hundreds of ms.
+    const keys = await db.$queryRaw<VectorKey[]>`
+      SELECT namespace, key, path, position FROM store_vectors WHERE octet_length(embedding_f32) = ${this.dims * 4}::int
       ORDER BY random() LIMIT ${Math.max(MIN_SAMPLE, k * SAMPLE_PER_LIST)}::int`;
+    const sample = new Float32Array(keys.length * this.dims);
+    let read = 0;
+    for (let start = 0; start < keys.length; start += READ_BATCH) {
+      const batch = keys.slice(start, start + READ_BATCH);
+      const rows = await readRows<[f32: Uint8Array]>(
+        db,
+        Prisma.sql`SELECT embedding_f32 FROM store_vectors WHERE ${keyIn(batch)} AND octet_length(embedding_f32) = ${this.dims * 4}::int`,
+      );
+      for (const [f32] of rows) fromF32Bytes(f32, sample.subarray(read * this.dims, ++read * this.dims));
+    }
     // The CPU goes to a worker thread: k-means here, the vectors' nearest lists in assignUnlisted.
     const worker = new CentroidWorker();
     try {
-      const sample = new Float32Array(sampleRows.length * this.dims);
-      sampleRows.forEach((row, i) => fromF32Bytes(row.f32, sample.subarray(i * this.dims, (i + 1) * this.dims)));
-      const centroids = rowsOf(await worker.kmeans(sample, this.dims, k, ROUNDS), this.dims);
+      const centroids = rowsOf(await worker.kmeans(sample.slice(0, read * this.dims), this.dims, k, ROUNDS), this.dims);
       return await this.saveGeneration(db, centroids, vectors, worker);
     } finally {
       await worker.close();
@@ -168,6 +190,7 @@ export class VectorLists {
   async assignUnlisted(db: Db, worker?: CentroidWorker): Promise<number> {
     this.checkedAt = -Infinity;
     await this.fillF32(db);
+    await fillI8(db);
     const newest = (await this.live(db)).at(-1);
     if (!newest) return 0;
     let moved = 0;
@@ -178,30 +201,31 @@ export class VectorLists {
     let after: [string, string, string, number] = ["", "", "", -1];
     try {
       for (;;) {
-        const rows = await db.$queryRaw<
-          { namespace: string; key: string; path: string; position: number; f32: Uint8Array }[]
-        >`
-        SELECT namespace, key, path, position, embedding_f32 AS f32 FROM store_vectors
-        WHERE (namespace, key, path, position) > (${after[0]}, ${after[1]}, ${after[2]}, ${after[3]}::int)
-          AND ${unlisted([newest.generation])} AND octet_length(embedding_f32) = ${this.dims * 4}::int
-        ORDER BY namespace, key, path, position
-        LIMIT ${BATCH}::int`;
+        const rows = await readRows<[namespace: string, key: string, path: string, position: number, f32: Uint8Array]>(
+          db,
+          Prisma.sql`
+          SELECT namespace, key, path, position, embedding_f32 FROM store_vectors
+          WHERE (namespace, key, path, position) > (${after[0]}, ${after[1]}, ${after[2]}, ${after[3]}::int)
+            AND ${unlisted([newest.generation])} AND octet_length(embedding_f32) = ${this.dims * 4}::int
+          ORDER BY namespace, key, path, position
+          LIMIT ${READ_BATCH}::int`,
+        );
         if (!rows.length) break;
         if (!thread) thread = own = new CentroidWorker();
         if (!ready) await thread.setCentroids(newest.centroids, this.dims);
         ready = true;
         const batch = new Float32Array(rows.length * this.dims);
-        rows.forEach((row, i) => fromF32Bytes(row.f32, batch.subarray(i * this.dims, (i + 1) * this.dims)));
+        rows.forEach((row, i) => fromF32Bytes(row[4], batch.subarray(i * this.dims, (i + 1) * this.dims)));
         const lists = Array.from(await thread.nearest(batch, this.dims));
         moved += await db.$executeRaw`
         UPDATE store_vectors v SET list_generation = ${newest.generation}::int, list = u.list
-        FROM unnest(${rows.map((row) => row.namespace)}::text[], ${rows.map((row) => row.key)}::text[],
-                    ${rows.map((row) => row.path)}::text[], ${rows.map((row) => row.position)}::int[], ${lists}::int[])
+        FROM unnest(${rows.map((row) => row[0])}::text[], ${rows.map((row) => row[1])}::text[],
+                    ${rows.map((row) => row[2])}::text[], ${rows.map((row) => row[3])}::int[], ${lists}::int[])
              AS u(namespace, key, path, position, list)
         WHERE v.namespace = u.namespace AND v.key = u.key AND v.path = u.path AND v.position = u.position`;
         const last = rows.at(-1)!;
-        after = [last.namespace, last.key, last.path, last.position];
-        if (rows.length < BATCH) break;
+        after = [last[0], last[1], last[2], last[3]];
+        if (rows.length < READ_BATCH) break;
       }
     } finally {
       await own?.close();
@@ -277,4 +301,11 @@ function unlisted(generations: number[]): Prisma.Sql {
   const last = generations.at(-1);
   if (last !== undefined) ranges.push(Prisma.sql`list_generation > ${last}::int`);
   return Prisma.sql`(${Prisma.join(ranges, " OR ")})`;
+}
+
+/** The vectors with these primary keys, as a condition on store_vectors. */
+function keyIn(keys: VectorKey[]): Prisma.Sql {
+  return Prisma.sql`(namespace, key, path, position) IN (
+    SELECT * FROM unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.key)}::text[],
+                         ${keys.map((k) => k.path)}::text[], ${keys.map((k) => k.position)}::int[]))`;
 }

@@ -99,3 +99,27 @@ function shuffled(length: number): number[] {
   }
   return order;
 }
+
+/**
+ * A vector's int8 copy, what a search scores its candidates by: its scale (float32, big-endian:
+ * the largest magnitude over 127) and then one signed byte per dimension, the element over the
+ * scale, rounded. A quarter of the float32 bytes, small enough to stay in the row at 1536 dims.
+ */
+export function toI8Bytes(vector: ArrayLike<number>): Buffer {
+  let largest = 0;
+  for (let i = 0; i < vector.length; i++) largest = Math.max(largest, Math.abs(vector[i]!));
+  const scale = Math.fround(largest > 0 ? largest / 127 : 1);
+  const bytes = Buffer.allocUnsafe(4 + vector.length);
+  bytes.writeFloatBE(scale, 0);
+  for (let i = 0; i < vector.length; i++)
+    bytes.writeInt8(Math.max(-127, Math.min(127, Math.round(vector[i]! / scale))), 4 + i);
+  return bytes;
+}
+
+/** The dot product of an int8 copy (toI8Bytes) with a float32 vector of its dims: within a few thousandths. */
+export function dotI8(bytes: Uint8Array, target: Float32Array): number {
+  const values = new Int8Array(bytes.buffer, bytes.byteOffset + 4, target.length);
+  let sum = 0;
+  for (let i = 0; i < target.length; i++) sum += values[i]! * target[i]!;
+  return sum * new DataView(bytes.buffer, bytes.byteOffset, 4).getFloat32(0, false);
+}
