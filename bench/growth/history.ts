@@ -4,13 +4,19 @@
 // and rows read per run, and the latency of reading the thread's state and a page of its history.
 // Two graphs: the echo agent on the same two-message state at every depth (only the depth
 // differs), and `grow`, whose state has a message for every turn of its history (a turn is three
-// checkpoints), as a long chat's does.
+// checkpoints), as a long chat's does. `grow` has two ceiling rows per depth (history-ceiling.ts):
+// the same graph in process with the official saver, and with the runtime's, on a thread of the
+// same history, so each of its rows shows the runtime's cost over what LangGraph's checkpoint
+// format costs by itself.
 import pg from "pg";
 import { format, percentile } from "../harness";
 import { measureBackground, startMeter, type PhaseCounts } from "./meter";
+import { CEILING_LABELS, measured, startCeiling, type CeilingCase, type CeilingSaver } from "./history-ceiling";
 import type { Panel, Table } from "./report";
 import { deepenHistory } from "./seed";
 import { call, timed, type Target } from "./target";
+
+const READS = 20;
 
 export interface HistoryOptions {
   depths: number[];
@@ -28,6 +34,9 @@ interface Case {
   runMs: number[];
   stateMs: number[];
   historyMs: number[];
+  /** Server CPU ms per state read and per history page. */
+  stateCpuMs: number;
+  historyCpuMs: number;
 }
 
 const message = (type: "human" | "ai", content: string) => ({ type, content });
@@ -56,7 +65,10 @@ async function prepare(target: Target, client: pg.Client, graph: "agent" | "grow
     limit: 1,
   });
   await deepenHistory(client, threadId, assistant!.assistant_id, depth);
-  return { graph, depth, threadId, runs: 0, apiCpuMs: 0, counts: [], runMs: [], stateMs: [], historyMs: [] };
+  return {
+    ...{ graph, depth, threadId, runs: 0, apiCpuMs: 0, counts: [], runMs: [], stateMs: [], historyMs: [] },
+    ...{ stateCpuMs: NaN, historyCpuMs: NaN },
+  };
 }
 
 export async function historySection(
@@ -67,9 +79,17 @@ export async function historySection(
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const cases: Case[] = [];
+  const savers: CeilingSaver[] = ["official", "runtime"];
+  const ceiling = Object.fromEntries(
+    await Promise.all(savers.map(async (saver) => [saver, await startCeiling(databaseUrl, saver)] as const)),
+  ) as Record<CeilingSaver, Awaited<ReturnType<typeof startCeiling>>>;
+  const ceilings: CeilingCase[] = [];
   try {
     for (const graph of ["agent", "grow"] as const)
       for (const depth of options.depths) cases.push(await prepare(target, client, graph, depth));
+    for (const saver of savers)
+      for (const depth of options.depths)
+        ceilings.push(await ceiling[saver].prepare(depth, seedMessages("grow", depth), "turn"));
     // Warm-up: each graph's first runs compile and cache what every later run reuses.
     for (const graph of ["agent", "grow"] as const) {
       const { thread_id: scratch } = await call<{ thread_id: string }>(target.url, "POST", "/threads", {});
@@ -79,6 +99,7 @@ export async function historySection(
           input: inputOf(graph, i),
         });
     }
+    for (const saver of savers) await ceiling[saver].warmUp(10);
     await client.query("VACUUM (ANALYZE)");
     const background = await measureBackground(databaseUrl);
     // Rounds over every case, so the machine's drift spreads over all of them alike.
@@ -99,15 +120,26 @@ export async function historySection(
         item.runs += perRound;
         item.counts.push(await meter(perRound));
       }
+      for (const item of ceilings) await ceiling[item.saver].run(item, perRound);
     }
     for (const item of cases) {
-      item.stateMs = await timed(20, 2, () => call(target.url, "GET", `/threads/${item.threadId}/state`));
-      item.historyMs = await timed(20, 2, () =>
+      const state = await measured(READS, 2, target.apiCpuMs, () =>
+        call(target.url, "GET", `/threads/${item.threadId}/state`),
+      );
+      const history = await measured(READS, 2, target.apiCpuMs, () =>
         call(target.url, "POST", `/threads/${item.threadId}/history`, { limit: 10 }),
       );
+      Object.assign(item, {
+        stateMs: state.ms,
+        stateCpuMs: state.cpuMs,
+        historyMs: history.ms,
+        historyCpuMs: history.cpuMs,
+      });
     }
+    for (const item of ceilings) await ceiling[item.saver].read(item, READS);
   } finally {
     await client.end();
+    for (const saver of savers) await ceiling[saver].stop();
   }
   const mean = (item: Case, pick: (counts: PhaseCounts) => number) =>
     item.counts.reduce((sum, counts) => sum + pick(counts), 0) / item.counts.length;
@@ -149,6 +181,50 @@ export async function historySection(
       format(percentile(item.historyMs, 50), 1),
     ]),
   };
+  const dash = "–";
+  for (const item of ceilings)
+    table.rows.push([
+      CEILING_LABELS[item.saver],
+      item.depth.toLocaleString("en-US"),
+      format(item.runCpuMs, 2),
+      format(item.runCpuMs / ceilings.find((other) => other.saver === item.saver)!.runCpuMs, 2),
+      ...[dash, dash, dash],
+      format(percentile(item.runMs, 50), 1),
+      format(percentile(item.stateMs, 50), 1),
+      format(percentile(item.historyMs, 50), 1),
+    ]);
+  const grown = cases.filter((item) => item.graph === "grow");
+  const against = (runtime: number, ceilingValue: number, digits: number) =>
+    `${format(runtime, digits)} / ${format(ceilingValue, digits)} (${format(runtime / ceilingValue, 1)}×)`;
+  const overCeiling: Table = {
+    title: "`grow` against its ceilings (the same graph in process, no HTTP): runtime / ceiling (×)",
+    header: [
+      "checkpoints",
+      "ceiling's saver",
+      "run CPU ms",
+      "state read CPU ms",
+      "state read p50 ms",
+      "history page CPU ms",
+      "history page p50 ms",
+    ],
+    rows: ceilings.map((top) => {
+      const item = grown.find((other) => other.depth === top.depth)!;
+      return [
+        item.depth.toLocaleString("en-US"),
+        top.saver === "official" ? "PostgresSaver" : "the runtime's",
+        against(serverCpu(item), top.runCpuMs, 2),
+        against(item.stateCpuMs, top.stateCpuMs, 2),
+        against(percentile(item.stateMs, 50), percentile(top.stateMs, 50), 1),
+        against(item.historyCpuMs, top.historyCpuMs, 1),
+        against(percentile(item.historyMs, 50), percentile(top.historyMs, 50), 1),
+      ];
+    }),
+    notes: [
+      "The runtime's saver reads blobs as JSON, each by its key (checkpoint-read.ts), where PostgresSaver's bytea arrays are parsed in JavaScript;",
+      "CPU: the runtime's server process (from /proc, 10 ms ticks) against the ceiling's own (process.cpuUsage);",
+      `reads ${READS} of each after 2 untimed. The ceiling's reads answer LangChain objects, not yet written as JSON.`,
+    ],
+  };
   const series = (graph: "agent" | "grow", label: string, pick: (item: Case) => number) => ({
     name: label,
     points: cases.filter((item) => item.graph === graph).map((item) => [item.depth, pick(item)] as [number, number]),
@@ -170,6 +246,27 @@ export async function historySection(
         series("grow", "history page (grow)", (item) => percentile(item.historyMs, 50)),
       ],
     },
+    {
+      title: "grow against its in-process ceiling",
+      xLabel: "checkpoints in the thread",
+      yLabel: "CPU ms",
+      series: [
+        series("grow", "run (runtime)", serverCpu),
+        ...savers.map((saver) => ({
+          name: `run (ceiling, ${saver} saver)`,
+          points: ceilings
+            .filter((item) => item.saver === saver)
+            .map((item): [number, number] => [item.depth, item.runCpuMs]),
+        })),
+        series("grow", "history page (runtime)", (item) => item.historyCpuMs),
+        ...savers.map((saver) => ({
+          name: `history page (ceiling, ${saver} saver)`,
+          points: ceilings
+            .filter((item) => item.saver === saver)
+            .map((item): [number, number] => [item.depth, item.historyCpuMs]),
+        })),
+      ],
+    },
   ];
-  return { tables: [table], panels };
+  return { tables: [table, overCeiling], panels };
 }

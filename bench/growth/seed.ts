@@ -24,40 +24,57 @@ export async function deepenHistory(
   depth: number,
   existing = 0,
 ): Promise<void> {
-  const { rows } = await client.query<{ real: string }>(
-    `SELECT count(*) AS real FROM langgraph.checkpoints WHERE thread_id = $1 AND checkpoint_ns = ''
-       AND checkpoint_id NOT LIKE '00000000-%'`,
-    [threadId],
-  );
-  const from = existing + 1;
-  const to = depth - Number(rows[0]!.real);
-  if (to < from) return;
-  await client.query(
-    `INSERT INTO langgraph.checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
-     SELECT o.thread_id, o.checkpoint_ns, ${copyId("i")}, CASE WHEN i = $3 THEN NULL ELSE ${copyId("(i + 1)")} END, o.type,
-            jsonb_set(o.checkpoint, '{id}', to_jsonb(${copyId("i")})),
-            o.metadata || jsonb_build_object('step', -i, 'source', 'loop')
-     FROM (SELECT * FROM langgraph.checkpoints WHERE thread_id = $1 AND checkpoint_ns = ''
-           AND checkpoint_id NOT LIKE '00000000-%' ORDER BY checkpoint_id LIMIT 1) o,
-          generate_series($2::bigint, $3::bigint) AS i`,
-    [threadId, from, to],
-  );
-  // The chain's old end (the thread's oldest real checkpoint, or the oldest copy) now has a parent.
-  await client.query(
-    `UPDATE langgraph.checkpoints SET parent_checkpoint_id = ${copyId("$2::bigint")}
-     WHERE thread_id = $1 AND checkpoint_ns = '' AND checkpoint_id = (
-       SELECT checkpoint_id FROM langgraph.checkpoints WHERE thread_id = $1 AND checkpoint_ns = ''
-         AND checkpoint_id > ${copyId("$2::bigint")} ORDER BY checkpoint_id LIMIT 1)`,
-    [threadId, from],
-  );
+  const range = await deepenCheckpoints(client, "langgraph", threadId, depth, existing);
+  if (!range) return;
   await client.query(
     `INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, kwargs, multitask_strategy, created_at, updated_at, started_at)
      SELECT ('00000000' || substr(md5($1 || ':' || i), 9))::uuid, $1::uuid,
             $4::uuid, 'success', '{}', '{}', 'enqueue',
             now() - make_interval(secs => i), now() - make_interval(secs => i), now() - make_interval(secs => i)
      FROM generate_series($2::bigint, $3::bigint) AS i WHERE i % 3 = 0`,
-    [threadId, from, to, assistantId],
+    [threadId, range.from, range.to, assistantId],
   );
+}
+
+/**
+ * The checkpoints of deepenHistory alone, in the checkpointer's tables under `schema` (the
+ * runtime's, or an in-process ceiling's official saver's): the range of copies added, if any.
+ */
+export async function deepenCheckpoints(
+  client: pg.Client,
+  schema: string,
+  threadId: string,
+  depth: number,
+  existing = 0,
+): Promise<{ from: number; to: number } | undefined> {
+  const checkpoints = `"${schema}".checkpoints`;
+  const { rows } = await client.query<{ real: string }>(
+    `SELECT count(*) AS real FROM ${checkpoints} WHERE thread_id = $1 AND checkpoint_ns = ''
+       AND checkpoint_id NOT LIKE '00000000-%'`,
+    [threadId],
+  );
+  const from = existing + 1;
+  const to = depth - Number(rows[0]!.real);
+  if (to < from) return undefined;
+  await client.query(
+    `INSERT INTO ${checkpoints} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
+     SELECT o.thread_id, o.checkpoint_ns, ${copyId("i")}, CASE WHEN i = $3 THEN NULL ELSE ${copyId("(i + 1)")} END, o.type,
+            jsonb_set(o.checkpoint, '{id}', to_jsonb(${copyId("i")})),
+            o.metadata || jsonb_build_object('step', -i, 'source', 'loop')
+     FROM (SELECT * FROM ${checkpoints} WHERE thread_id = $1 AND checkpoint_ns = ''
+           AND checkpoint_id NOT LIKE '00000000-%' ORDER BY checkpoint_id LIMIT 1) o,
+          generate_series($2::bigint, $3::bigint) AS i`,
+    [threadId, from, to],
+  );
+  // The chain's old end (the thread's oldest real checkpoint, or the oldest copy) now has a parent.
+  await client.query(
+    `UPDATE ${checkpoints} SET parent_checkpoint_id = ${copyId("$2::bigint")}
+     WHERE thread_id = $1 AND checkpoint_ns = '' AND checkpoint_id = (
+       SELECT checkpoint_id FROM ${checkpoints} WHERE thread_id = $1 AND checkpoint_ns = ''
+         AND checkpoint_id > ${copyId("$2::bigint")} ORDER BY checkpoint_id LIMIT 1)`,
+    [threadId, from],
+  );
+  return { from, to };
 }
 
 /** Threads [from, to): 1,000 users in metadata, mostly idle, a few interrupted or in error. */

@@ -13,6 +13,7 @@ import {
 } from "./checkpoint-statement";
 import { runtimeSelectSql } from "./checkpoint-read";
 import { HeldCheckpoints, type HeldCheckpoint, type Landing, type RunHold } from "./held-checkpoints";
+import { RuntimeSerializer, needsRevived, readRevived } from "./plain-reads";
 import { WriteStash, type WriteBatch, type WriteRow } from "./write-stash";
 
 type PutArgs = Parameters<PostgresSaver["put"]>;
@@ -82,7 +83,9 @@ const rowsOfBytes = <T extends Blob[]>(rows: T[] | null): T[] | null =>
  * - a run's first read of its thread's latest checkpoint can come from the statement that
  *   claimed the run (see prefetch);
  * - a run's root checkpoints are held back: several go in one statement, and its last ones can be
- *   stored by the statement that ends the run (see holdCheckpoints).
+ *   stored by the statement that ends the run (see holdCheckpoints);
+ * - by default its serializer reads a thread's state and history (inside `readPlain`) with their
+ *   messages as the API's dicts, not revived into class instances (see plain-reads.ts).
  */
 export class RuntimeCheckpointer extends PostgresSaver {
   private readonly tables: CheckpointTables;
@@ -95,7 +98,7 @@ export class RuntimeCheckpointer extends PostgresSaver {
     serde?: SerializerProtocol,
     options?: PostgresSaverOptions,
   ) {
-    super(connections, serde, options);
+    super(connections, serde ?? new RuntimeSerializer(), options);
     const statements = (this as unknown as { SQL_STATEMENTS: { SELECT_SQL: string } }).SQL_STATEMENTS;
     statements.SELECT_SQL = runtimeSelectSql(statements.SELECT_SQL);
     const schema = `"${options?.schema ?? "public"}"`;
@@ -156,6 +159,17 @@ export class RuntimeCheckpointer extends PostgresSaver {
   }
 
   override async getTuple(config: RunnableConfig): ReturnType<PostgresSaver["getTuple"]> {
+    const tuple = await this.readTuple(config);
+    // A state read's checkpoint whose pending writes go through the graph's reducers: revived.
+    return needsRevived(tuple, !config.configurable?.checkpoint_id) ? readRevived(() => this.readTuple(config)) : tuple;
+  }
+
+  override async *list(...args: Parameters<PostgresSaver["list"]>): ReturnType<PostgresSaver["list"]> {
+    for await (const tuple of super.list(...args))
+      yield needsRevived(tuple, false) ? ((await readRevived(() => super.getTuple(tuple.config))) ?? tuple) : tuple;
+  }
+
+  private async readTuple(config: RunnableConfig): ReturnType<PostgresSaver["getTuple"]> {
     const { run_id: runId, thread_id: threadId, checkpoint_ns: ns = "", checkpoint_id: id } = config.configurable ?? {};
     const entry = typeof runId === "string" ? this.prefetched.get(runId) : undefined;
     // Checkpoints from before format 4 keep their sends apart: the official read migrates them.

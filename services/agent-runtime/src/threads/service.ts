@@ -3,6 +3,7 @@ import type { AgentRuntime } from "@lgp/contracts";
 import { ConflictError, NotFoundError, invalid } from "@lgp/server-kit";
 import { allowAll, type AuthContext, type Authorize } from "../auth";
 import { toPlain } from "../common/serde";
+import { readPlain } from "../graphs/plain-reads";
 import type { GraphAccess, GraphRegistry } from "../graphs/registry";
 import type { CheckpointTables } from "./checkpoints";
 import type { ThreadFilter, ThreadRepository, ThreadRow, ThreadSortBy, ThreadStatus } from "./repository";
@@ -306,7 +307,8 @@ export class ThreadService {
       typeof checkpoint === "string"
         ? this.configFor(threadId, null, checkpoint)
         : this.configFor(threadId, checkpoint);
-    const snapshot = await graph.getState(config, { subgraphs });
+    // Messages come back as the API's dicts where they can (read for the API, never for a node).
+    const snapshot = await readPlain(() => graph.getState(config, { subgraphs }));
     // A missing checkpoint comes back as an empty snapshot (no creation time).
     if (config.configurable.checkpoint_id && !snapshot.createdAt) {
       throw new NotFoundError(`Checkpoint "${config.configurable.checkpoint_id}" not found`);
@@ -324,13 +326,15 @@ export class ThreadService {
     const beforeId = typeof raw === "string" ? raw : (raw?.configurable?.checkpoint_id ?? raw?.checkpoint_id);
     const before = beforeId ? { configurable: { checkpoint_id: beforeId } } : undefined;
     const states: ThreadState[] = [];
-    for await (const snapshot of graph.getStateHistory(this.configFor(threadId, query.checkpoint), {
+    const snapshots = graph.getStateHistory(this.configFor(threadId, query.checkpoint), {
       limit: query.limit ?? 10,
       before,
       filter: query.metadata && Object.keys(query.metadata).length ? query.metadata : undefined,
-    })) {
-      states.push(toThreadState(snapshot));
-    }
+    });
+    // The page's checkpoints are all read within the context (see `state`).
+    await readPlain(async () => {
+      for await (const snapshot of snapshots) states.push(toThreadState(snapshot));
+    });
     return states;
   }
 
@@ -364,7 +368,7 @@ export class ThreadService {
     const row = await this.require(threadId);
     const graph = await this.graphFor(row);
     if (!graph) return;
-    const snapshot = await graph.getState(this.configFor(threadId));
+    const snapshot = await readPlain(() => graph.getState(this.configFor(threadId)));
     const interrupts = interruptsOf(snapshot);
     // An interrupted thread stays so while it has steps to resume (an update while stopped before
     // a node leaves `next` as it was).

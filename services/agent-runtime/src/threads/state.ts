@@ -1,6 +1,6 @@
 // LangGraph StateSnapshot -> the ThreadState the official client reads.
 import type { AgentRuntime } from "@lgp/contracts";
-import { toPlain } from "../common/serde";
+import { toPlain, toWireValue } from "../common/serde";
 
 export type ThreadState = AgentRuntime.components["schemas"]["ThreadState"];
 type CheckpointRef = AgentRuntime.components["schemas"]["CheckpointRef"];
@@ -53,7 +53,9 @@ export function toThreadState(snapshot: any, nested = false): ThreadState {
   const checkpoint = checkpointOf(snapshot.config);
   const parent = checkpointOf(snapshot.parentConfig);
   const state: ThreadState = {
-    values: toPlain(snapshot.values ?? {}),
+    // Written as JSON at once (the response), so the values as JSON would see them, not a parsed
+    // copy: a long thread's values are most of what a state or a history page writes.
+    values: toWireValue(snapshot.values ?? {}) as ThreadState["values"],
     next: [...(snapshot.next ?? [])],
     tasks,
     metadata: toPlain<Record<string, unknown>>(snapshot.metadata ?? {}),
