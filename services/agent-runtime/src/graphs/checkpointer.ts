@@ -169,6 +169,11 @@ export class RuntimeCheckpointer extends PostgresSaver {
       yield needsRevived(tuple, false) ? ((await readRevived(() => super.getTuple(tuple.config))) ?? tuple) : tuple;
   }
 
+  // A delta channel's history replays its ancestors' writes through the graph's reducer: revived.
+  override getDeltaChannelHistory(...args: Parameters<PostgresSaver["getDeltaChannelHistory"]>) {
+    return readRevived(() => super.getDeltaChannelHistory(...args));
+  }
+
   private async readTuple(config: RunnableConfig): ReturnType<PostgresSaver["getTuple"]> {
     const { run_id: runId, thread_id: threadId, checkpoint_ns: ns = "", checkpoint_id: id } = config.configurable ?? {};
     const entry = typeof runId === "string" ? this.prefetched.get(runId) : undefined;

@@ -53,6 +53,10 @@ const MESSAGE_TYPES: Record<string, string> = {
   ToolMessage: "tool",
 };
 
+/** Fields every message's constructor sets when they are absent; and an AI message's. */
+const DEFAULTED = ["additional_kwargs", "response_metadata"];
+const AI_DEFAULTED = [...DEFAULTED, "tool_calls", "invalid_tool_calls"];
+
 /** Fields a constructor of these classes rewrites (tool calls parsed from raw ones, v1 content blocks). */
 function rewritten(kwargs: Record<string, unknown>): boolean {
   if ("type" in kwargs || "contentBlocks" in kwargs || "content_blocks" in kwargs) return true;
@@ -107,6 +111,10 @@ function messageDict(record: Record<string, unknown>): Record<string, unknown> |
   if (id[0] !== "langchain_core" || id[1] !== "messages" || !Object.hasOwn(MESSAGE_TYPES, id[2])) return undefined;
   if (kwargs === null || typeof kwargs !== "object" || Array.isArray(kwargs)) return undefined;
   const fields = kwargs as Record<string, unknown>;
+  // Fields a constructor adds when absent (a message stored by another writer or an older
+  // @langchain/core): such a message is revived, so its dict has them as the official server's.
+  const defaulted = id[2] === "AIMessage" ? AI_DEFAULTED : DEFAULTED;
+  if (!defaulted.every((name) => name in fields)) return undefined;
   if (rewritten(fields) || !inert(fields)) return undefined;
   return { ...fields, type: MESSAGE_TYPES[id[2]] };
 }

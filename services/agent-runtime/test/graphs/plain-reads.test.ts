@@ -102,6 +102,26 @@ test.each(MESSAGES)("a blob with a %s message reads as the same JSON", async (_n
   expect(isBaseMessage((await serde.loadsTyped(type, bytes)).messages[0])).toBe(true);
 });
 
+test("a message stored without the fields its constructor adds (another writer's) reads as the revived one", async () => {
+  const stored = (name: string, kwargs: Record<string, unknown>) => ({
+    lc: 1,
+    type: "constructor",
+    id: ["langchain_core", "messages", name],
+    kwargs,
+  });
+  const blob = JSON.stringify({
+    messages: [
+      stored("HumanMessage", { content: "old" }),
+      stored("AIMessage", { content: "older", additional_kwargs: {}, response_metadata: {} }),
+    ],
+  });
+  const revived = await new JsonPlusSerializer().loadsTyped("json", blob);
+  const serde = new RuntimeSerializer();
+  const read = await readPlain(() => serde.loadsTyped("json", blob));
+  expect(JSON.parse(serialize(read))).toEqual(JSON.parse(serialize(revived)));
+  expect(JSON.parse(serialize(read)).messages[1]).toMatchObject({ tool_calls: [], invalid_tool_calls: [] });
+});
+
 let database: TestDatabase;
 let pool: pg.Pool;
 beforeAll(async () => {
