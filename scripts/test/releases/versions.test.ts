@@ -66,7 +66,11 @@ test("a tag that names another commit than releases.json is refused", () => {
   const root = mkdtempSync(path.join(os.tmpdir(), "release-tag-"));
   try {
     const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, encoding: "utf8" });
+      execFileSync(
+        "git",
+        ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", ...args],
+        { cwd: root, encoding: "utf8" },
+      );
     git("init", "-q");
     writeFileSync(path.join(root, "package.json"), '{"version":"1.0.0"}');
     git("add", "package.json");

@@ -12,29 +12,32 @@ import { dotF32, fromF32Bytes } from "./vectors";
 const BATCH = 1000;
 
 // A real[]'s int8 copy (vectors.ts toI8Bytes) in SQL: the float32 scale, then each element over
-// it as a byte (two's complement, by hex). An empty vector gets the scale alone.
+// it as a byte (two's complement, by hex). An empty vector gets the scale alone; a scale is at
+// least 1e-37 (a vector of tiny values would underflow a real, an error that stopped the upkeep).
 const I8_OF_EMBEDDING = Prisma.sql`(
   SELECT float4send(m.scale::real) || coalesce(decode(string_agg(
            lpad(to_hex(greatest(-127, least(127, round(u.x / m.scale)))::int & 255), 2, '0'), '' ORDER BY u.i), 'hex'), ''::bytea)
-  FROM (SELECT coalesce(nullif(max(abs(x)), 0) / 127, 1)::real::float8 AS scale FROM unnest(v.embedding) AS x) m
+  FROM (SELECT greatest(coalesce(nullif(max(abs(x)), 0) / 127, 1), 1e-37)::real::float8 AS scale FROM unnest(v.embedding) AS x) m
   LEFT JOIN unnest(v.embedding) WITH ORDINALITY AS u(x, i) ON true
   GROUP BY m.scale)`;
 
 /**
- * Gives every vector without an int8 copy its copy, in batches (the partial index of the vectors
- * without one finds them, and holds none once they are filled: the copy is never null). Computed
- * by SQL, so the API's thread only waits. How many were filled.
+ * Gives vectors without an int8 copy their copy, in batches (the partial index of the vectors
+ * without one finds them, and holds none once they are filled: the copy is never null), at most
+ * `batches` of them (the upkeep's pass does a share, the rest waits for the next). Computed by SQL,
+ * so the API's thread only waits. How many were filled.
  */
-export async function fillI8(db: Db): Promise<number> {
+export async function fillI8(db: Db, batches = Infinity): Promise<number> {
   let filled = 0;
-  for (;;) {
+  for (let batch = 0; batch < batches; batch++) {
     const count = await db.$executeRaw`
       UPDATE store_vectors v SET embedding_i8 = ${I8_OF_EMBEDDING}
       WHERE (v.namespace, v.key, v.path, v.position) IN (
         SELECT namespace, key, path, position FROM store_vectors WHERE embedding_i8 IS NULL LIMIT ${BATCH}::int)`;
     filled += count;
-    if (count < BATCH) return filled;
+    if (count < BATCH) break;
   }
+  return filled;
 }
 
 /** An item's id in a search's maps: its namespace and key. */

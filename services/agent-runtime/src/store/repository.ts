@@ -244,7 +244,9 @@ export class StoreRepository {
     // The best few first: most searches filter little, and joining back 1,000 items to page 10
     // cost more than the candidates' scoring. Where the conditions leave too few, wider sets. Each
     // set's items are re-scored by their float32 vectors first (out of line: a few, not thousands).
-    for (const size of new Set([4 * page, Math.max(100, 4 * page), Math.max(1000, 10 * page)])) {
+    // The first set is the same for every page within its first 100 items: sets that grew with the
+    // offset re-ranked page 2 deeper than page 1, so an item could be on both pages, or on neither.
+    for (const size of new Set([Math.max(100, 4 * page), Math.max(1000, 10 * page)])) {
       const top = ranked.slice(0, size);
       const rescore = top.filter((item) => !item.exact);
       const exact = await exactScores(this.db, rescore, target);

@@ -50,6 +50,8 @@ const BATCH = 500;
  * 200 of 1536 dims are 1.2 MB, a few ms of the API's thread to take in.
  */
 const READ_BATCH = 200;
+/** Batches of 1,000 int8 copies the upkeep fills per pass (quantized.ts fillI8). */
+const FILL_BATCHES_PER_PASS = 20;
 
 type VectorKey = { namespace: string; key: string; path: string; position: number };
 
@@ -128,7 +130,6 @@ export class VectorLists {
   /** Trains a new generation now (`lists` centroids, default sqrt of the vectors) and moves every vector to it. */
   async train(db: Db, lists?: number): Promise<{ generation: number; lists: number; assigned: number }> {
     await this.fillF32(db);
-    await fillI8(db);
     const [{ vectors }] = await db.$queryRaw<{ vectors: number }[]>`
       SELECT count(*)::int AS vectors FROM store_vectors WHERE octet_length(embedding_f32) = ${this.dims * 4}::int`;
     if (vectors === 0) throw new Error("the store has no vectors to train the semantic index's lists on");
@@ -190,7 +191,6 @@ export class VectorLists {
   async assignUnlisted(db: Db, worker?: CentroidWorker): Promise<number> {
     this.checkedAt = -Infinity;
     await this.fillF32(db);
-    await fillI8(db);
     const newest = (await this.live(db)).at(-1);
     if (!newest) return 0;
     let moved = 0;
@@ -234,7 +234,10 @@ export class VectorLists {
     // first training): until vacuumed, a search's `list_generation IS NULL` (or older generation)
     // range visits each of those heap pages, the whole table at 100k vectors (65 ms, not 11 ms).
     // And the planner must know the new lists. VACUUM cannot run in a transaction: none is open here.
-    if (moved >= 1000) await db.$executeRawUnsafe("VACUUM (ANALYZE) store_vectors");
+    // Then int8 copies for vectors written before they existed (scored by float32 until then): after
+    // the lists, so new vectors are listed first, and a share per pass, not a whole table at once.
+    const filled = await fillI8(db, FILL_BATCHES_PER_PASS);
+    if (moved + filled >= 1000) await db.$executeRawUnsafe("VACUUM (ANALYZE) store_vectors");
     await db.$executeRaw`
       DELETE FROM store_vector_lists l WHERE generation < ${newest.generation}::int
         AND NOT EXISTS (SELECT 1 FROM store_vectors v WHERE v.list_generation = l.generation)`;

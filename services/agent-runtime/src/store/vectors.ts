@@ -108,7 +108,8 @@ function shuffled(length: number): number[] {
 export function toI8Bytes(vector: ArrayLike<number>): Buffer {
   let largest = 0;
   for (let i = 0; i < vector.length; i++) largest = Math.max(largest, Math.abs(vector[i]!));
-  const scale = Math.fround(largest > 0 ? largest / 127 : 1);
+  // At least 1e-37, as the SQL copy's (quantized.ts): a tiny vector's scale would underflow to 0.
+  const scale = Math.fround(largest > 0 ? Math.max(largest / 127, 1e-37) : 1);
   const bytes = Buffer.allocUnsafe(4 + vector.length);
   bytes.writeFloatBE(scale, 0);
   for (let i = 0; i < vector.length; i++)
