@@ -5,6 +5,7 @@ import { Command } from "@langchain/langgraph";
 import { isTransientError, retryTransient, type Logger } from "@lgp/server-kit";
 import { mergeConfigs, mergeObjects } from "../common/merge";
 import { serialize } from "../common/serde";
+import { readPlain } from "../graphs/plain-reads";
 import { hasPendingInterrupt, type CheckpointRow, type RuntimeCheckpointer } from "../graphs/checkpointer";
 import type { RunHold } from "../graphs/held-checkpoints";
 import type { GraphRegistry } from "../graphs/registry";
@@ -397,7 +398,10 @@ export class RunExecutor {
     const readBack = async () => {
       if (!graph) return;
       try {
-        const snapshot = await graph.getState({ configurable: { thread_id: run.thread_id, checkpoint_ns: "" } });
+        // Read as the API reads a state (messages as dicts): it is only written out as JSON.
+        const snapshot = await readPlain(() =>
+          graph!.getState({ configurable: { thread_id: run.thread_id, checkpoint_ns: "" } }),
+        );
         const interrupts = interruptsOf(snapshot);
         const stopped = Object.keys(interrupts).length > 0 || (snapshot.next?.length ?? 0) > 0;
         // A cancelled run leaves the thread idle with its progress (interrupt) or without it.
