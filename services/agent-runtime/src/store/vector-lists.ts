@@ -56,7 +56,9 @@ const FILL_BATCHES_PER_PASS = 20;
 type VectorKey = { namespace: string; key: string; path: string; position: number };
 
 // A real[]'s float32 bytes, big-endian: how SQL fills embedding_f32 of vectors written before it.
-const F32_OF_EMBEDDING = Prisma.sql`(SELECT string_agg(float4send(x), ''::bytea ORDER BY i) FROM unnest(embedding) WITH ORDINALITY AS u(x, i))`;
+// An empty vector's is empty bytes, not null: a null would be chosen to fill again on every pass,
+// and 2,000 of them (a batch) kept the fill from ever ending.
+const F32_OF_EMBEDDING = Prisma.sql`(SELECT coalesce(string_agg(float4send(x), ''::bytea ORDER BY i), ''::bytea) FROM unnest(embedding) WITH ORDINALITY AS u(x, i))`;
 
 export class VectorLists {
   private generations: Generation[] = [];

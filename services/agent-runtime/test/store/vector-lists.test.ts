@@ -134,3 +134,23 @@ it("joins back the best few candidates first, and the wider set where the filter
   // Unfiltered, the first 100 answer, as the exact scan does.
   expect((await search(lists, query)).map((item) => item.key)).toEqual(ranked.slice(0, 10).map((item) => item.key));
 });
+
+it("fills the float32 copies of vectors written before them, empty vectors included, and ends", async () => {
+  const index = indexWith(100);
+  // 2,001 empty vectors (more than a fill's batch) and one of the index's dims, without copies.
+  await db.$executeRaw`
+    INSERT INTO store_items (namespace, key, value) SELECT 'empty', 'e' || i, '{}'::jsonb FROM generate_series(1, 2002) i`;
+  await db.$executeRaw`
+    INSERT INTO store_vectors (namespace, key, path, position, embedding)
+    SELECT 'empty', 'e' || i, 'text', 0, CASE WHEN i = 1 THEN ${near(0)}::real[] ELSE '{}'::real[] END
+    FROM generate_series(1, 2002) i`;
+  await db.$executeRaw`UPDATE store_vectors SET embedding_f32 = NULL, embedding_i8 = NULL WHERE namespace = 'empty'`;
+  await index.lists.train(db, CLUSTERS);
+  const rows = await db.$queryRaw<{ bytes: number; vectors: number }[]>`
+    SELECT octet_length(embedding_f32) AS bytes, count(*)::int AS vectors FROM store_vectors
+    WHERE namespace = 'empty' GROUP BY 1 ORDER BY 1`;
+  expect(rows).toEqual([
+    { bytes: 0, vectors: 2001 },
+    { bytes: DIMS * 4, vectors: 1 },
+  ]);
+}, 30_000);
