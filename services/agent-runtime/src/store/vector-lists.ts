@@ -183,14 +183,14 @@ export class VectorLists {
       return row!.generation;
     });
     this.checkedAt = -Infinity;
-    return { generation, lists: k, assigned: await this.assignUnlisted(db, worker) };
+    return { generation, lists: k, assigned: await this.assignUnlisted(db, worker, Infinity) };
   }
 
   /**
    * Puts every vector not in the newest generation's lists into them, in batches, their nearest
    * lists found in `worker` (one of its own if any must move); how many moved.
    */
-  async assignUnlisted(db: Db, worker?: CentroidWorker): Promise<number> {
+  async assignUnlisted(db: Db, worker?: CentroidWorker, fillBatches = FILL_BATCHES_PER_PASS): Promise<number> {
     this.checkedAt = -Infinity;
     await this.fillF32(db);
     const newest = (await this.live(db)).at(-1);
@@ -237,8 +237,9 @@ export class VectorLists {
     // range visits each of those heap pages, the whole table at 100k vectors (65 ms, not 11 ms).
     // And the planner must know the new lists. VACUUM cannot run in a transaction: none is open here.
     // Then int8 copies for vectors written before they existed (scored by float32 until then): after
-    // the lists, so new vectors are listed first, and a share per pass, not a whole table at once.
-    const filled = await fillI8(db, FILL_BATCHES_PER_PASS);
+    // the lists, so new vectors are listed first, and in the background a share per pass, not a
+    // whole table at once (a training, `npm run store:train` too, fills them all).
+    const filled = await fillI8(db, fillBatches);
     if (moved + filled >= 1000) await db.$executeRawUnsafe("VACUUM (ANALYZE) store_vectors");
     await db.$executeRaw`
       DELETE FROM store_vector_lists l WHERE generation < ${newest.generation}::int

@@ -154,3 +154,24 @@ it("fills the float32 copies of vectors written before them, empty vectors inclu
     { bytes: DIMS * 4, vectors: 1 },
   ]);
 }, 30_000);
+
+it("a training fills every int8 copy; the background upkeep a share per pass", async () => {
+  const index = indexWith(100);
+  // More vectors without an int8 copy than one upkeep pass fills (20 batches of 1,000).
+  await db.$executeRaw`
+    INSERT INTO store_items (namespace, key, value) SELECT 'bulk', 'b' || i, '{}'::jsonb FROM generate_series(1, 21000) i`;
+  await db.$executeRaw`
+    INSERT INTO store_vectors (namespace, key, path, position, embedding)
+    SELECT 'bulk', 'b' || i, 'text', 0, ${near(1)}::real[] FROM generate_series(1, 21000) i`;
+  const missing = async () =>
+    (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM store_vectors WHERE embedding_i8 IS NULL`)[0]!
+      .n;
+  await db.$executeRaw`UPDATE store_vectors SET embedding_i8 = NULL`;
+  const all = await missing();
+  expect(all).toBeGreaterThanOrEqual(21_000);
+  await index.lists.train(db, CLUSTERS);
+  expect(await missing()).toBe(0);
+  await db.$executeRaw`UPDATE store_vectors SET embedding_i8 = NULL`;
+  await index.lists.assignUnlisted(db);
+  expect(await missing()).toBe(all - 20_000);
+}, 60_000);
