@@ -4,6 +4,7 @@
 // filtered by a thread status or an assistant graph alone, reads 16 rows where COUNT(*) would read
 // every row it counts.
 import type { Db } from "../db";
+import { Prisma } from "../generated/prisma/client";
 
 /** Whether none of these narrows the rows (each a filter object, absent or empty). */
 export const unfiltered = (...filters: (Record<string, unknown> | undefined)[]): boolean =>
@@ -12,16 +13,19 @@ export const unfiltered = (...filters: (Record<string, unknown> | undefined)[]):
 /** A table's rows, or threads of one status (`threads:status:idle`; a status never seen counts 0). */
 export type CountedRelation = "threads" | "assistants" | `threads:status:${string}`;
 
-export async function keptCount(db: Db, relation: CountedRelation): Promise<number> {
-  const [row] = await db.$queryRaw<{ count: bigint | null }[]>`
-    SELECT sum(count) AS count FROM row_counts WHERE relation = ${relation}`;
-  return Number(row?.count ?? 0);
+export function keptCount(db: Db, relation: CountedRelation): Promise<number> {
+  return keptSum(db, Prisma.sql`${relation}`);
 }
 
 /** Assistants of one graph (a graph never seen counts 0). Its rows are named by the database's
  * assistants_graph_relation (a long graph id by its hash), so the name is made in one place. */
-export async function keptGraphCount(db: Db, graphId: string): Promise<number> {
+export function keptGraphCount(db: Db, graphId: string): Promise<number> {
+  return keptSum(db, Prisma.sql`assistants_graph_relation(${graphId})`);
+}
+
+/** The sum of a relation's shards. */
+async function keptSum(db: Db, relation: Prisma.Sql): Promise<number> {
   const [row] = await db.$queryRaw<{ count: bigint | null }[]>`
-    SELECT sum(count) AS count FROM row_counts WHERE relation = assistants_graph_relation(${graphId})`;
+    SELECT sum(count) AS count FROM row_counts WHERE relation = ${relation}`;
   return Number(row?.count ?? 0);
 }
