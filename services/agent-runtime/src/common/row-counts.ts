@@ -10,11 +10,29 @@ import { Prisma } from "../generated/prisma/client";
 export const unfiltered = (...filters: (Record<string, unknown> | undefined)[]): boolean =>
   filters.every((filter) => !filter || Object.keys(filter).length === 0);
 
-/** A table's rows, or threads of one status (`threads:status:idle`; a status never seen counts 0). */
+/** A table's rows, or threads of one status kept by triggers (`threads:status:error`). */
 export type CountedRelation = "threads" | "assistants" | `threads:status:${string}`;
 
 export function keptCount(db: Db, relation: CountedRelation): Promise<number> {
   return keptSum(db, Prisma.sql`${relation}`);
+}
+
+/**
+ * Threads of one status (a status never seen counts 0). Every run moves its thread from idle to
+ * busy and back, so those two have no counters (migration thread_status_counts_off_run_path): busy
+ * threads, one per run in flight or queued, are counted by the status index, and idle ones are the
+ * kept total less the busy ones and the kept others, in one statement (one snapshot).
+ */
+export async function threadStatusCount(db: Db, status: string): Promise<number> {
+  if (status !== "idle" && status !== "busy") return keptCount(db, `threads:status:${status}`);
+  const [row] =
+    status === "busy"
+      ? await db.$queryRaw<{ count: bigint | null }[]>`SELECT count(*) AS count FROM threads WHERE status = 'busy'`
+      : await db.$queryRaw<{ count: bigint | null }[]>`
+          SELECT (SELECT coalesce(sum(count), 0) FROM row_counts WHERE relation = 'threads')
+               - (SELECT count(*) FROM threads WHERE status = 'busy')
+               - (SELECT coalesce(sum(count), 0) FROM row_counts WHERE relation LIKE 'threads:status:%') AS count`;
+  return Number(row?.count ?? 0);
 }
 
 /** Assistants of one graph (a graph never seen counts 0). Its rows are named by the database's

@@ -2,7 +2,7 @@
 import type { CheckpointerTtlSettings } from "../ttl/settings";
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db";
-import { keptCount, unfiltered } from "../common/row-counts";
+import { keptCount, threadStatusCount, unfiltered } from "../common/row-counts";
 import { filtersSql, type AuthFilters } from "../auth";
 import type { PruneStrategy, ThreadExpiry } from "./ttl";
 
@@ -171,7 +171,7 @@ export class ThreadRepository {
   async count(filter: ThreadFilter): Promise<number> {
     // Narrowed by nothing but (maybe) a status, the count is kept; an auth handler's filter narrows.
     if (!filter.ids && unfiltered(filter.metadata, filter.values, filter.access))
-      return keptCount(this.db, filter.status ? `threads:status:${filter.status}` : "threads");
+      return filter.status ? threadStatusCount(this.db, filter.status) : keptCount(this.db, "threads");
     const rows = await this.db.$queryRaw<
       { count: bigint }[]
     >`SELECT COUNT(*) AS count FROM threads WHERE ${where(filter)}`;

@@ -95,14 +95,18 @@ test("so is an unfiltered assistant search's total: the graphs' own assistants, 
   expect(await assistantsTotal()).toBe(existing + 2);
 });
 
-// Per status, as runs move threads between statuses, kept beside the total (threads:status:<s>).
+// Per status, as runs move threads between statuses: error and interrupted (and any other status)
+// kept beside the total (threads:status:<s>); busy counted by the status index and idle derived
+// (the kept total less those), since every run moves its thread between them.
 const STATUSES = ["busy", "error", "idle", "interrupted"] as const;
+const KEPT = ["error", "interrupted"] as const;
 const keptByStatus = async () => {
   const { rows } = await sql.query<{ relation: string; n: string }>(
     "SELECT relation, sum(count) AS n FROM row_counts WHERE relation LIKE 'threads:status:%' GROUP BY relation",
   );
+  expect(rows.map((row) => row.relation).filter((relation) => /:(idle|busy)$/.test(relation))).toEqual([]);
   return Object.fromEntries(
-    STATUSES.map((status) => [status, Number(rows.find((row) => row.relation === `threads:status:${status}`)?.n ?? 0)]),
+    KEPT.map((status) => [status, Number(rows.find((row) => row.relation === `threads:status:${status}`)?.n ?? 0)]),
   );
 };
 const actualByStatus = async () => {
@@ -113,18 +117,26 @@ const actualByStatus = async () => {
     STATUSES.map((status) => [status, Number(rows.find((row) => row.status === status)?.n ?? 0)]),
   );
 };
+/** The kept statuses' counters agree with the rows, and so does every status's count over HTTP. */
+const expectExact = async () => {
+  const actualNow = await actualByStatus();
+  expect(await keptByStatus()).toEqual({ error: actualNow.error, interrupted: actualNow.interrupted });
+  for (const status of STATUSES)
+    expect({ status, count: await count({ status }) }).toEqual({ status, count: actualNow[status] });
+};
 const say = (content: string) => ({ messages: [{ role: "user", content }] });
 
 test("a count by status alone is kept too, exact through runs, deletes and concurrent changes", async () => {
   await sql.query("TRUNCATE threads CASCADE");
-  expect(await keptByStatus()).toEqual({ busy: 0, error: 0, idle: 0, interrupted: 0 });
+  expect(await keptByStatus()).toEqual({ error: 0, interrupted: 0 });
   const made = await Promise.all(
     Array.from({ length: 12 }, async (_, index) => {
       const response = await post("/threads", { metadata: { batch: index % 3 ? "rest" : "third" } });
       return ((await response.json()) as { thread_id: string }).thread_id;
     }),
   );
-  expect(await keptByStatus()).toEqual({ busy: 0, error: 0, idle: 12, interrupted: 0 });
+  expect(await keptByStatus()).toEqual({ error: 0, interrupted: 0 });
+  expect(await count({ status: "idle" })).toBe(12);
 
   // A run interrupts one thread, fails on another, finishes on a third (idle again); a run due in
   // a minute keeps a fourth busy until it is cancelled.
@@ -138,7 +150,7 @@ test("a count by status alone is kept too, exact through runs, deletes and concu
     await post(`/threads/${made[3]}/runs`, { assistant_id: "agent", input: say("later"), after_seconds: 60 })
   ).json()) as { run_id: string };
   expect(await actualByStatus()).toEqual({ busy: 1, error: 1, idle: 9, interrupted: 1 });
-  expect(await keptByStatus()).toEqual(await actualByStatus());
+  await expectExact();
   for (const status of STATUSES) {
     expect({ status, count: await count({ status }) }).toEqual({ status, count: (await actualByStatus())[status] });
     expect({ status, total: await searchTotal({ status, limit: 1 }) }).toEqual({
@@ -150,19 +162,25 @@ test("a count by status alone is kept too, exact through runs, deletes and concu
   await post(`/threads/${made[0]}/runs/wait`, { assistant_id: "approval", command: { resume: { approved: true } } });
   await post(`/threads/${made[3]}/runs/${delayed.run_id}/cancel?wait=true`, {});
   expect(await actualByStatus()).toMatchObject({ busy: 0, interrupted: 0, error: 1 });
-  expect(await keptByStatus()).toEqual(await actualByStatus());
+  await expectExact();
 
-  // The count is read from the kept rows, not counted: a kept row moved by hand shows through it,
-  // and not through a count that another filter narrows (counted from the threads).
-  await sql.query("UPDATE row_counts SET count = count + 1000 WHERE relation = 'threads:status:idle' AND shard = 0");
+  // The count is read from the kept rows, not counted: a kept row moved by hand shows through it
+  // (the error count's; the idle count's through the kept total), and not through a count that
+  // another filter narrows (counted from the threads).
+  await sql.query("UPDATE row_counts SET count = count + 1000 WHERE relation = 'threads:status:error' AND shard = 0");
+  await sql.query("UPDATE row_counts SET count = count + 500 WHERE relation = 'threads' AND shard = 0");
   try {
-    expect(await count({ status: "idle" })).toBe(1011);
-    expect(await searchTotal({ status: "idle" })).toBe(1011);
+    expect(await count({ status: "error" })).toBe(1001);
+    expect(await searchTotal({ status: "error" })).toBe(1001);
+    // The total's 500 more, less the error count's 1000 more.
+    expect(await count({ status: "idle" })).toBe(11 + 500 - 1000);
+    expect(await searchTotal({ status: "idle" })).toBe(11 + 500 - 1000);
     expect(await count({ status: "idle", metadata: { batch: "third" } })).toBe(4);
     expect(await count({ status: "idle", values: { steps: ["propose", "review", "publish"] } })).toBe(1);
     expect(await count({ status: "idle", ids: made.slice(0, 2) })).toBe(1);
   } finally {
-    await sql.query("UPDATE row_counts SET count = count - 1000 WHERE relation = 'threads:status:idle' AND shard = 0");
+    await sql.query("UPDATE row_counts SET count = count - 1000 WHERE relation = 'threads:status:error' AND shard = 0");
+    await sql.query("UPDATE row_counts SET count = count - 500 WHERE relation = 'threads' AND shard = 0");
   }
   expect(await count({ status: "idle" })).toBe(11);
 
@@ -191,7 +209,7 @@ test("a count by status alone is kept too, exact through runs, deletes and concu
       await new Promise((resolve) => setTimeout(resolve, 100));
       await first.query(ending);
       await waiting;
-      expect(await keptByStatus()).toEqual(await actualByStatus());
+      await expectExact();
     }
     await Promise.all([
       ...clients.map(async (client, index) => {
@@ -212,21 +230,38 @@ test("a count by status alone is kept too, exact through runs, deletes and concu
       ...Array.from({ length: 8 }, () => post("/threads", {})),
       fetch(`${runtime.url}/threads/${made[11]}`, { method: "DELETE" }),
     ]);
-    expect(await keptByStatus()).toEqual(await actualByStatus());
+    await expectExact();
     // Unchanged statuses and other columns move nothing.
     await sql.query("UPDATE threads SET metadata = metadata || '{\"touched\": true}', status = status");
-    expect(await keptByStatus()).toEqual(await actualByStatus());
+    await expectExact();
     // Many rows in one statement: a bulk status change, a bulk delete, a TRUNCATE.
     await sql.query("UPDATE threads SET status = 'error' WHERE metadata @> '{\"batch\": \"rest\"}'");
-    expect(await keptByStatus()).toEqual(await actualByStatus());
+    await expectExact();
     await sql.query("DELETE FROM threads WHERE status = 'error' AND metadata @> '{\"batch\": \"rest\"}'");
     await fetch(`${runtime.url}/threads/${made[0]}`, { method: "DELETE" });
-    const actualNow = await actualByStatus();
-    expect(await keptByStatus()).toEqual(actualNow);
-    for (const status of STATUSES) expect(await count({ status })).toBe(actualNow[status]);
+    await expectExact();
     await sql.query("TRUNCATE threads CASCADE");
-    expect(await keptByStatus()).toEqual({ busy: 0, error: 0, idle: 0, interrupted: 0 });
+    expect(await keptByStatus()).toEqual({ error: 0, interrupted: 0 });
+    for (const status of STATUSES) expect(await count({ status })).toBe(0);
   } finally {
     await Promise.all(clients.map((client) => client.end()));
   }
 }, 60_000);
+
+test("a run that leaves its thread idle writes no counter: the status counts cost the run path nothing", async () => {
+  const threadId = ((await (await post("/threads", {})).json()) as { thread_id: string }).thread_id;
+  // Each row version's transaction id: any counter written since shows as a new one.
+  const versions = async () =>
+    (await sql.query("SELECT relation, shard, count, xmin::text AS version FROM row_counts ORDER BY 1, 2")).rows;
+  const before = await versions();
+  for (const content of ["one", "two", "three"])
+    await post(`/threads/${threadId}/runs/wait`, { assistant_id: "agent", input: say(content) });
+  expect(await versions()).toEqual(before);
+  expect(await count({ status: "idle" })).toBe((await actualByStatus()).idle);
+
+  // Entering a kept status still counts (an interrupt), and leaving it (resumed, idle again).
+  await post(`/threads/${threadId}/runs/wait`, { assistant_id: "approval", input: say("ship it") });
+  expect(await count({ status: "interrupted" })).toBe(1);
+  await post(`/threads/${threadId}/runs/wait`, { assistant_id: "approval", command: { resume: { approved: true } } });
+  await expectExact();
+});
