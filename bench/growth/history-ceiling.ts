@@ -67,12 +67,19 @@ export async function startCeiling(databaseUrl: string, kind: CeilingSaver): Pro
   const schema = `bench_growth_ceiling_${kind}`;
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 5 });
   const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
   const saver =
     kind === "official"
       ? new PostgresSaver(pool, undefined, { schema })
       : new RuntimeCheckpointer(pool, undefined, { schema });
-  await saver.setup();
+  try {
+    await client.connect();
+    await saver.setup();
+  } catch (error) {
+    // Not started: its connections are closed here, since no caller holds them to stop.
+    await client.end().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
   // The module's graph, compiled without a checkpointer, is the runtime's (which gives it its own).
   const graph = growGraph.builder.compile({ checkpointer: saver });
   const configOf = (threadId: string) => ({ configurable: { thread_id: threadId } });
