@@ -1,7 +1,10 @@
 // The runtime's form of the official saver's checkpoint read (SELECT_SQL): the same columns, read
 // the same way by the saver's loaders, with two changes that each bound a cost the official text
 // lets grow. Each is a rewrite of the official text, which falls back to that text unchanged when
-// a newer saver's read no longer has the part it rewrites.
+// a newer saver's read no longer has the part it rewrites. And the read's rows as the saver's
+// loaders take them.
+import { INTERRUPT } from "@langchain/langgraph-checkpoint";
+import pg from "pg";
 
 /** The blob arrays of the official read (a `bytea[][]` each), to aggregate as JSON instead. */
 const BLOB_ARRAYS = /array_agg\((array\[[^\]]*\](?: order by [^)]*)?)\)/g;
@@ -41,3 +44,38 @@ export function keyedBlobReads(selectSql: string): string {
 /** The read the runtime's saver makes (see the two rewrites above). */
 export const runtimeSelectSql = (officialSelectSql: string): string =>
   keyedBlobReads(jsonBlobArrays(officialSelectSql));
+
+/**
+ * A bytea of the checkpoint read's blob arrays: its text form as the read answers it (see
+ * jsonBlobArrays), bytes where the official saver adds one itself; `null` for no blob.
+ */
+export type ReadBlob = string | Uint8Array | null;
+
+/** A row of the official saver's checkpoint read (`getTuple`'s), as `pg` answers it. */
+export interface CheckpointRow {
+  checkpoint: { v: number } & Record<string, unknown>;
+  checkpoint_id: string;
+  parent_checkpoint_id: string | null;
+  metadata: Record<string, unknown>;
+  channel_values: ReadBlob[][] | null;
+  pending_writes: ReadBlob[][] | null;
+}
+
+/**
+ * Whether a checkpoint read (a claim's) stopped at an interrupt: a task's pending write on
+ * LangGraph's interrupt channel, which the thread's state lists as that task's interrupt.
+ */
+export function hasPendingInterrupt(row: CheckpointRow | null): boolean {
+  // Only each write's channel is decoded, not its value.
+  return (row?.pending_writes ?? []).some(
+    ([, channel]) => channel !== null && Buffer.from(bytesOf(channel)!).toString() === INTERRUPT,
+  );
+}
+
+/** PostgreSQL's text form of a bytea to bytes, as `pg` parses a bytea column (hex, or `escape` output). */
+const parseBytea = pg.types.getTypeParser(pg.types.builtins.BYTEA, "text") as (text: string) => Buffer;
+
+const bytesOf = (blob: ReadBlob): Uint8Array | null => (typeof blob === "string" ? parseBytea(blob) : blob);
+
+export const rowsOfBytes = <T extends ReadBlob[]>(rows: T[] | null): T[] | null =>
+  rows && rows.map((row) => row.map(bytesOf) as T);

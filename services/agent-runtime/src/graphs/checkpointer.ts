@@ -1,5 +1,5 @@
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { INTERRUPT, WRITES_IDX_MAP, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import { WRITES_IDX_MAP, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import pg from "pg";
 import { prepared } from "../common/prepared";
@@ -11,10 +11,12 @@ import {
   type CheckpointRows,
   type CheckpointTables,
 } from "./checkpoint-statement";
-import { runtimeSelectSql } from "./checkpoint-read";
+import { rowsOfBytes, runtimeSelectSql, type CheckpointRow, type ReadBlob } from "./checkpoint-read";
 import { HeldCheckpoints, type HeldCheckpoint, type Landing, type RunHold } from "./held-checkpoints";
 import { RuntimeSerializer, needsRevived, readRevived } from "./plain-reads";
 import { WriteStash, type WriteBatch, type WriteRow } from "./write-stash";
+
+export { hasPendingInterrupt, type CheckpointRow } from "./checkpoint-read";
 
 type PutArgs = Parameters<PostgresSaver["put"]>;
 type PostgresSaverOptions = NonNullable<ConstructorParameters<typeof PostgresSaver>[2]>;
@@ -32,41 +34,6 @@ export interface TakenCheckpoints {
   ctes: Prisma.Sql;
   entries: HeldCheckpoint[];
 }
-
-/**
- * A bytea of the checkpoint read's blob arrays: its text form as the read answers it (see
- * jsonBlobArrays), bytes where the official saver adds one itself; `null` for no blob.
- */
-type Blob = string | Uint8Array | null;
-
-/** A row of the official saver's checkpoint read (`getTuple`'s), as `pg` answers it. */
-export interface CheckpointRow {
-  checkpoint: { v: number } & Record<string, unknown>;
-  checkpoint_id: string;
-  parent_checkpoint_id: string | null;
-  metadata: Record<string, unknown>;
-  channel_values: Blob[][] | null;
-  pending_writes: Blob[][] | null;
-}
-
-/**
- * Whether a checkpoint read (a claim's) stopped at an interrupt: a task's pending write on
- * LangGraph's interrupt channel, which the thread's state lists as that task's interrupt.
- */
-export function hasPendingInterrupt(row: CheckpointRow | null): boolean {
-  // Only each write's channel is decoded, not its value.
-  return (row?.pending_writes ?? []).some(
-    ([, channel]) => channel !== null && Buffer.from(bytesOf(channel)!).toString() === INTERRUPT,
-  );
-}
-
-/** PostgreSQL's text form of a bytea to bytes, as `pg` parses a bytea column (hex, or `escape` output). */
-const parseBytea = pg.types.getTypeParser(pg.types.builtins.BYTEA, "text") as (text: string) => Buffer;
-
-const bytesOf = (blob: Blob): Uint8Array | null => (typeof blob === "string" ? parseBytea(blob) : blob);
-
-const rowsOfBytes = <T extends Blob[]>(rows: T[] | null): T[] | null =>
-  rows && rows.map((row) => row.map(bytesOf) as T);
 
 /**
  * The official PostgreSQL saver (same tables, same reads), with these changes:
@@ -131,11 +98,11 @@ export class RuntimeCheckpointer extends PostgresSaver {
     return `${SELECT_SQL} WHERE cp.thread_id = ${threadId} AND cp.checkpoint_ns = '' ORDER BY cp.checkpoint_id DESC LIMIT 1`;
   }
 
-  protected override _loadBlobs(blobs: Blob[][] | null): Promise<Record<string, unknown>> {
+  protected override _loadBlobs(blobs: ReadBlob[][] | null): Promise<Record<string, unknown>> {
     return super._loadBlobs(rowsOfBytes(blobs) as [Uint8Array, Uint8Array, Uint8Array][]);
   }
 
-  protected override _loadWrites(writes: Blob[][] | null): Promise<[string, string, unknown][]> {
+  protected override _loadWrites(writes: ReadBlob[][] | null): Promise<[string, string, unknown][]> {
     return super._loadWrites(rowsOfBytes(writes) as [Uint8Array, Uint8Array, Uint8Array, Uint8Array][]);
   }
 
