@@ -82,6 +82,12 @@ export class SemanticIndex {
         throw new Error(
           `store.index embed (${this.source}) answered a vector of ${vector?.length} dims, not ${this.dims}`,
         );
+      // NaN or Infinity would score nothing and quantize differently in SQL and here.
+      const bad = vector.findIndex((x) => typeof x !== "number" || !Number.isFinite(x));
+      if (bad >= 0)
+        throw new Error(
+          `store.index embed (${this.source}) answered ${vector[bad]} at dimension ${bad}, not a finite number`,
+        );
       const norm = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
       return norm > 0 ? vector.map((x) => x / norm) : vector.map(() => 0);
     });

@@ -5,7 +5,7 @@
 // word count (fixtures/semantic/embed.ts), never a network model.
 import path from "node:path";
 import { readGraphProject } from "../../src/graphs/config";
-import { loadSemanticIndex } from "../../src/store/semantic-index";
+import { SemanticIndex, loadSemanticIndex } from "../../src/store/semantic-index";
 import { startTestRuntime } from "../support/harness";
 
 const PROJECT = path.resolve(__dirname, "fixtures/semantic/langgraph.json");
@@ -83,4 +83,18 @@ it("refuses a store.index it cannot serve at start-up, naming the key", async ()
   await expect(bad({ embed: "./embed.ts:embed" })).rejects.toThrow(/store\.index\.dims/);
   await expect(bad({ dims: 8, embed: "./embed.ts:nothing" })).rejects.toThrow(/export "nothing" .* neither a function/);
   await expect(bad({ dims: 8, embed: "cohere:embed-english-v3.0" })).rejects.toThrow(/only the openai provider/);
+});
+
+it("refuses an embedding that is not a vector of finite numbers, naming what it answered", async () => {
+  const answering = (vector: unknown[]) =>
+    new SemanticIndex(3, ["text"], "test", async (texts) => texts.map(() => vector as number[]));
+  await expect(answering([1, Number.NaN, 0]).embedQuery("q")).rejects.toThrow(
+    /answered NaN at dimension 1, not a finite/,
+  );
+  await expect(answering([Infinity, 0, 0]).vectorsOf({ text: "t" })).rejects.toThrow(
+    /answered Infinity at dimension 0/,
+  );
+  await expect(answering([1, "2", 0]).embedQuery("q")).rejects.toThrow(/answered 2 at dimension 1/);
+  await expect(answering([1, 2]).embedQuery("q")).rejects.toThrow(/2 dims, not 3/);
+  expect(await answering([3, 0, 4]).embedQuery("q")).toEqual([0.6, 0, 0.8]);
 });
