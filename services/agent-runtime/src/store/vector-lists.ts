@@ -11,6 +11,7 @@
 import type { Db } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { CentroidWorker } from "./centroid-worker";
+import { BinaryRows, copyRows } from "./copy-rows";
 import { fillI8 } from "./quantized";
 import { readRows } from "./read-rows";
 import { fromF32Bytes, nearest, nearestOne, rowsOf, toF32Bytes } from "./vectors";
@@ -26,12 +27,6 @@ export interface VectorSearchSettings {
 }
 
 export const DEFAULT_VECTOR_SEARCH: VectorSearchSettings = { nprobe: 12, exactBelow: 2000 };
-
-/**
- * A search's candidate vector: its item's namespace and key, its int8 copy (quantized.ts), and its
- * float32 bytes (big-endian) only where it has no int8 copy yet.
- */
-export type Candidate = [namespace: string, key: string, i8: Uint8Array | null, f32: Uint8Array | null];
 
 interface Generation {
   generation: number;
@@ -54,6 +49,14 @@ const READ_BATCH = 200;
 const FILL_BATCHES_PER_PASS = 20;
 
 type VectorKey = { namespace: string; key: string; path: string; position: number };
+
+// The predicates of store_vectors_list_codes_idx and of the index of the vectors it leaves out
+// (a btree entry holds at most 2,704 bytes), as their migration writes them: a query uses a
+// partial index only where its conditions imply the index's, literals included.
+const CODES_COVERED = Prisma.raw("octet_length(namespace) + octet_length(key) + octet_length(embedding_i8) < 2600");
+const CODES_UNCOVERED = Prisma.raw(
+  "(embedding_i8 IS NULL OR octet_length(namespace) + octet_length(key) + octet_length(embedding_i8) >= 2600)",
+);
 
 // A real[]'s float32 bytes, big-endian: how SQL fills embedding_f32 of vectors written before it.
 // An empty vector's is empty bytes, not null: a null would be chosen to fill again on every pass,
@@ -88,29 +91,58 @@ export class VectorLists {
    * each live generation, and every vector in no live generation's list.
    */
   candidates(query: ArrayLike<number>, generations: Generation[]): Prisma.Sql {
-    const probes = generations.map(({ generation, centroids }) => {
-      const lists = nearest(query, centroids, this.settings.nprobe);
-      return Prisma.sql`(list_generation = ${generation}::int AND list = ANY(${lists}::int[]))`;
-    });
-    return Prisma.sql`(${Prisma.join([...probes, unlisted(generations.map((entry) => entry.generation))], " OR ")})`;
+    return Prisma.sql`(${Prisma.join([...this.probes(query, generations), unlisted(generations.map((entry) => entry.generation))], " OR ")})`;
   }
 
   /**
-   * The vectors (namespace, key, int8 copy, else float32 bytes) of a search's candidates, under
-   * `prefix` when given: straight from pg where the client's pool is at hand, a third faster than
-   * Prisma's conversion of thousands of bytea values. The float32 copy, out of line at realistic
-   * dims, is read only for a vector without its int8 copy.
+   * The statement of a search's candidates (namespace, key, int8 copy, float32 bytes where there is
+   * no int8 copy), under `prefix` when given. The int8 copies come from store_vectors_list_codes_idx
+   * by index-only scans, a list's copies together in its leaf pages, one branch per probed
+   * generation and per range of unlisted vectors (their OR would be a bitmap scan, which reads the
+   * table); the vectors that index leaves out (no int8 copy yet, or too long for a btree entry)
+   * from the table, found by the index of those (both indexes: migration 20261207010000).
+   */
+  candidateSql(query: ArrayLike<number>, generations: Generation[], prefix?: Prisma.Sql): Prisma.Sql {
+    const under = prefix ? Prisma.sql`AND ${prefix}` : Prisma.empty;
+    const ranges = [
+      ...this.probes(query, generations),
+      ...unlistedRanges(generations.map((entry) => entry.generation)),
+    ];
+    return Prisma.join(
+      [
+        ...ranges.map(
+          (range) =>
+            Prisma.sql`SELECT namespace, key, embedding_i8, NULL::bytea FROM store_vectors WHERE ${range} AND ${CODES_COVERED} ${under}`,
+        ),
+        Prisma.sql`SELECT namespace, key, embedding_i8, CASE WHEN embedding_i8 IS NULL THEN embedding_f32 END
+          FROM store_vectors WHERE (${Prisma.join(ranges, " OR ")}) AND ${CODES_UNCOVERED} ${under}`,
+      ],
+      " UNION ALL ",
+    );
+  }
+
+  /**
+   * The vectors of a search's candidates (candidateSql; quantized.ts CANDIDATE names their
+   * columns): by a binary COPY where the client's pool is at hand (copy-rows.ts: the bytes
+   * themselves, not hex text of twice their size), else through Prisma. The float32 copy, out of
+   * line at realistic dims, is read only for a vector without its int8 copy.
    */
   async readCandidates(
     db: Db,
     query: ArrayLike<number>,
     generations: Generation[],
     prefix?: Prisma.Sql,
-  ): Promise<Candidate[]> {
-    const sql = Prisma.sql`SELECT namespace, key, embedding_i8, CASE WHEN embedding_i8 IS NULL THEN embedding_f32 END
-      FROM store_vectors
-      WHERE ${this.candidates(query, generations)} ${prefix ? Prisma.sql`AND ${prefix}` : Prisma.empty}`;
-    return readRows<Candidate>(db, sql);
+  ): Promise<BinaryRows> {
+    const sql = this.candidateSql(query, generations, prefix);
+    return (await copyRows(db, sql)) ?? BinaryRows.of(await readRows<(string | Uint8Array | null)[]>(db, sql), 4);
+  }
+
+  /** The query's `nprobe` nearest lists of each live generation, a condition each. */
+  private probes(query: ArrayLike<number>, generations: Generation[]): Prisma.Sql[] {
+    return generations.map(({ generation, centroids }) => {
+      const lists = nearest(query, centroids, this.settings.nprobe);
+      return Prisma.sql`(list_generation = ${generation}::int AND list = ANY(${lists}::int[]))`;
+    });
   }
 
   /**
@@ -235,7 +267,9 @@ export class VectorLists {
     // Every moved row left a dead version in the lists' index under its old list (null before a
     // first training): until vacuumed, a search's `list_generation IS NULL` (or older generation)
     // range visits each of those heap pages, the whole table at 100k vectors (65 ms, not 11 ms).
-    // And the planner must know the new lists. VACUUM cannot run in a transaction: none is open here.
+    // And the planner must know the new lists, and the visibility map must say the moved rows'
+    // pages are all visible, or the index-only reads of candidateSql visit the table for each.
+    // VACUUM cannot run in a transaction: none is open here.
     // Then int8 copies for vectors written before they existed (scored by float32 until then): after
     // the lists, so new vectors are listed first, and in the background a share per pass, not a
     // whole table at once (a training, `npm run store:train` too, fills them all).
@@ -295,6 +329,11 @@ export class VectorLists {
  * `generations` ascending.
  */
 function unlisted(generations: number[]): Prisma.Sql {
+  return Prisma.sql`(${Prisma.join(unlistedRanges(generations), " OR ")})`;
+}
+
+/** unlisted()'s ranges, each a condition. */
+function unlistedRanges(generations: number[]): Prisma.Sql[] {
   const ranges = [Prisma.sql`list_generation IS NULL`];
   generations.forEach((generation, index) => {
     const previous = generations[index - 1];
@@ -306,7 +345,7 @@ function unlisted(generations: number[]): Prisma.Sql {
   });
   const last = generations.at(-1);
   if (last !== undefined) ranges.push(Prisma.sql`list_generation > ${last}::int`);
-  return Prisma.sql`(${Prisma.join(ranges, " OR ")})`;
+  return ranges;
 }
 
 /** The vectors with these primary keys, as a condition on store_vectors. */

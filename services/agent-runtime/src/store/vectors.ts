@@ -26,10 +26,36 @@ export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return sum;
 }
 
-/** dot() of two float32 vectors (of the same length): one shape for the search's hot loop. */
+/**
+ * dot() of two float32 vectors (of the same length): one shape for the search's hot loop, four
+ * sums at a time (independent additions: nearly twice as fast as one running sum).
+ */
 export function dotF32(a: Float32Array, b: Float32Array): number {
+  const n = a.length;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += a[i]! * b[i]!;
+    s1 += a[i + 1]! * b[i + 1]!;
+    s2 += a[i + 2]! * b[i + 2]!;
+    s3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < n; i++) s0 += a[i]! * b[i]!;
+  return s0 + s1 + s2 + s3;
+}
+
+/**
+ * The dot product as the exact scan computes it in SQL over real[]s (sum(a * b) of the pairs of
+ * their elements): each product and the running sum rounded to float32, in order, over the shorter
+ * of the two; bit for bit its answer, so a search scanned here and one scanned there agree.
+ */
+export function dotAsSql(a: Float32Array, b: Float32Array): number {
+  const n = Math.min(a.length, b.length);
   let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  for (let i = 0; i < n; i++) sum = Math.fround(sum + Math.fround(a[i]! * b[i]!));
   return sum;
 }
 
@@ -68,7 +94,10 @@ function normalize(vector: Float32Array): Float32Array {
 export function kmeans(sample: Float32Array[], k: number, iterations: number): Float32Array[] {
   const dims = sample[0]!.length;
   const order = shuffled(sample.length);
-  const centroids: Float32Array[] = order.slice(0, k).map((index) => Float32Array.from(sample[index]!));
+  // Seeds and re-seeds are unit vectors, as every centroid must be: a sample vector of another
+  // length (the growth bench writes its vectors by SQL, unnormalized) took its list's neighbours'
+  // vectors by its norm alone, emptying their lists and scattering a topic over others.
+  const centroids: Float32Array[] = order.slice(0, k).map((index) => normalize(Float32Array.from(sample[index]!)));
   const assigned = new Int32Array(sample.length);
   for (let round = 0; round < iterations; round++) {
     for (let i = 0; i < sample.length; i++) assigned[i] = nearestOne(sample[i]!, centroids);
@@ -80,7 +109,7 @@ export function kmeans(sample: Float32Array[], k: number, iterations: number): F
       for (let d = 0; d < dims; d++) sum[d]! += vector[d]!;
     });
     sums.forEach((sum, c) => {
-      centroids[c] = counts[c] ? normalize(sum) : Float32Array.from(sample[Math.floor(Math.random() * sample.length)]!);
+      centroids[c] = normalize(counts[c] ? sum : Float32Array.from(sample[Math.floor(Math.random() * sample.length)]!));
     });
   }
   return centroids;
@@ -117,10 +146,28 @@ export function toI8Bytes(vector: ArrayLike<number>): Buffer {
   return bytes;
 }
 
-/** The dot product of an int8 copy (toI8Bytes) with a float32 vector of its dims: within a few thousandths. */
-export function dotI8(bytes: Uint8Array, target: Float32Array): number {
-  const values = new Int8Array(bytes.buffer, bytes.byteOffset + 4, target.length);
-  let sum = 0;
-  for (let i = 0; i < target.length; i++) sum += values[i]! * target[i]!;
-  return sum * new DataView(bytes.buffer, bytes.byteOffset, 4).getFloat32(0, false);
+const SCALE = new DataView(new ArrayBuffer(4));
+
+/**
+ * The dot product of the int8 copy (toI8Bytes) at `at` in `codes` with a float32 vector of its
+ * dims: within a few thousandths. No view is made of the copy (thousands per search); four sums at
+ * a time, as dotF32.
+ */
+export function dotI8At(codes: Int8Array, at: number, target: Float32Array): number {
+  const n = target.length;
+  const base = at + 4;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += codes[base + i]! * target[i]!;
+    s1 += codes[base + i + 1]! * target[i + 1]!;
+    s2 += codes[base + i + 2]! * target[i + 2]!;
+    s3 += codes[base + i + 3]! * target[i + 3]!;
+  }
+  for (; i < n; i++) s0 += codes[base + i]! * target[i]!;
+  for (let b = 0; b < 4; b++) SCALE.setInt8(b, codes[at + b]!);
+  return (s0 + s1 + s2 + s3) * SCALE.getFloat32(0, false);
 }

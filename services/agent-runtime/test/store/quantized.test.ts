@@ -1,12 +1,16 @@
 // The int8 copies of the semantic index's vectors (store/quantized.ts), at OpenAI's 1536 dims: a
-// search by lists picks its candidates by their int8 copies (kept in the row) and re-ranks the best
-// by their float32 vectors, answering what the exact scan answers; a vector without its copy
-// (written before it existed) is still found, by its float32 copy, until the upkeep fills it.
+// search by lists picks its candidates by their int8 copies (kept in the row, and read from the
+// lists' covering index by index-only scans) and re-ranks the best by their float32 vectors,
+// answering what the exact scan answers; a vector without its copy (written before it existed), or
+// too long for the index with its namespace and key, is still found, from the table.
 import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testing";
 import { createDb, type Db } from "../../src/db";
+import { Prisma } from "../../src/generated/prisma/client";
+import { inlined } from "../../src/store/copy-rows";
 import { StoreRepository } from "../../src/store/repository";
 import { SemanticIndex } from "../../src/store/semantic-index";
-import { toI8Bytes } from "../../src/store/vectors";
+import { scanExactly } from "../../src/store/quantized";
+import { toF32Bytes, toI8Bytes } from "../../src/store/vectors";
 
 const DIMS = 1536;
 const CLUSTERS = 4;
@@ -46,7 +50,8 @@ async function expectExactAnswers(repository: StoreRepository, exact: StoreRepos
     const truth = await search(exact, query);
     const found = await search(repository, query);
     expect(found.map((item) => item.key)).toEqual(truth.map((item) => item.key));
-    found.forEach((item, i) => expect(item.score).toBeCloseTo(truth[i]!.score!, 5));
+    // The same scores, to the bit: the re-ranking computes them as the exact scan does.
+    expect(found.map((item) => item.score)).toEqual(truth.map((item) => item.score));
   }
 }
 
@@ -103,4 +108,80 @@ it("finds vectors without an int8 copy by their float32 one, and the upkeep fill
       expect(Math.abs(got.readInt8(i) - expected.readInt8(i))).toBeLessThanOrEqual(1);
   }
   await expectExactAnswers(repository, exact);
+});
+
+it("reads the candidates' int8 copies by index-only scans of the lists' covering index", async () => {
+  const index = lists();
+  const repository = new StoreRepository(db, index);
+  const exact = new StoreRepository(db, exactIndex());
+  await db.$executeRawUnsafe("VACUUM (ANALYZE) store_vectors");
+  const generations = await index.lists.live(db);
+  const sql = index.lists.candidateSql(vectors.get("q:1")!, generations, Prisma.sql`starts_with(namespace, ${"docs"})`);
+  // On 120 rows the planner would rather read them all: told not to, it shows which index serves.
+  const plan = await db.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+    return tx.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN (ANALYZE) ${inlined(sql)}`);
+  });
+  const text = plan.map((row) => row["QUERY PLAN"]).join("\n");
+  expect(text).toMatch(/Index Only Scan using store_vectors_list_codes_idx/);
+  expect(text).not.toMatch(/Heap Fetches: [1-9]/);
+  expect(text).toMatch(/store_vectors_list_uncovered_idx/);
+
+  // A vector whose namespace, key and int8 copy exceed a btree entry is put all the same, left out
+  // of the covering index, and found from the table; so is a vector in no list.
+  const long = `k${"x".repeat(1100)}`;
+  vectors.set("v:long", near(2));
+  await repository.put(["docs"], long, { text: "v:long" });
+  await db.$executeRaw`UPDATE store_vectors SET list_generation = NULL, list = NULL WHERE key = 'k7'`;
+  const [covered] = await db.$queryRaw<{ long: number; unlisted: number }[]>`
+    SELECT count(*) FILTER (WHERE key = ${long})::int AS long, count(*) FILTER (WHERE key = 'k7')::int AS unlisted
+    FROM store_vectors WHERE octet_length(namespace) + octet_length(key) + octet_length(embedding_i8) < 2600`;
+  expect(covered).toEqual({ long: 0, unlisted: 1 });
+  for (const [query, key] of [
+    ["v:long", long],
+    ["v:7", "k7"],
+  ]) {
+    const found = await search(repository, query!);
+    expect(found[0]).toMatchObject({ key });
+    expect(found.map((item) => [item.key, item.score])).toEqual(
+      (await search(exact, query!)).map((item) => [item.key, expect.closeTo(item.score!, 5)]),
+    );
+  }
+});
+
+it("scans a prefix of few items in the runtime, scoring each item to the bit as SQL's exact scan", async () => {
+  // An item of two vectors, one of other dims (scored over the shorter, as SQL pairs elements), one
+  // whose only vector is empty (no score), and ordinary ones.
+  const rows: [key: string, position: number, vector: number[]][] = [
+    ["two", 0, near(0)],
+    ["two", 1, near(1)],
+    ["short", 0, near(2).slice(0, 3)],
+    ["empty", 0, []],
+    ...Array.from({ length: 6 }, (_, i): [string, number, number[]] => [`plain${i}`, 0, near(i % CLUSTERS)]),
+  ];
+  // Elements exact in float32, so the real[] and its float32 copy hold the same values (this
+  // test's vectors lie on a grid where rounding a double to float32 often meets a tie, which
+  // PostgreSQL's parse of its decimal text and a put's own rounding may break differently).
+  const exactly = (vector: number[]) => Array.from(Float32Array.from(vector));
+  for (const [key, position, vector] of rows) {
+    await db.$executeRaw`INSERT INTO store_items (namespace, key, value) VALUES ('few', ${key}, '{}') ON CONFLICT DO NOTHING`;
+    await db.$executeRaw`
+      INSERT INTO store_vectors (namespace, key, path, position, embedding, embedding_f32)
+      VALUES ('few', ${key}, 'text', ${position}::int, ${exactly(vector)}::real[], ${toF32Bytes(exactly(vector))}::bytea)`;
+  }
+  const query = exactly(vectors.get("q:1")!);
+  const bySql = await db.$queryRaw<{ key: string; score: number | null }[]>`
+    SELECT key, max((SELECT sum(a * b) FROM unnest(v.embedding, ${query}::real[]) AS t(a, b)))::float8 AS score
+    FROM store_vectors v WHERE namespace = 'few' GROUP BY key ORDER BY key`;
+  const few = Prisma.sql`namespace = ${"few"}`;
+  const scanned = (await scanExactly(db, Float32Array.from(query), 100, few))!;
+  expect(scanned.map((item) => [item.key, item.score]).sort()).toEqual(
+    bySql.filter((row) => row.score !== null).map((row) => [row.key, row.score]),
+  );
+  expect(bySql.find((row) => row.key === "empty")).toEqual({ key: "empty", score: null });
+
+  // More vectors than asked for, or one without its float32 copy: SQL's scan answers.
+  expect(await scanExactly(db, Float32Array.from(query), rows.length - 1, few)).toBeUndefined();
+  await db.$executeRaw`UPDATE store_vectors SET embedding_f32 = NULL WHERE namespace = 'few' AND key = 'plain0'`;
+  expect(await scanExactly(db, Float32Array.from(query), 100, few)).toBeUndefined();
 });

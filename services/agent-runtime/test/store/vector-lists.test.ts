@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "@lgp/server-kit/src/testi
 import { createDb, type Db } from "../../src/db";
 import { StoreRepository } from "../../src/store/repository";
 import { SemanticIndex } from "../../src/store/semantic-index";
-import { nearest } from "../../src/store/vectors";
+import { dot, kmeans, nearest } from "../../src/store/vectors";
 
 const DIMS = 16;
 const CLUSTERS = 6;
@@ -175,3 +175,19 @@ it("a training fills every int8 copy; the background upkeep a share per pass", a
   await index.lists.assignUnlisted(db);
   expect(await missing()).toBe(all - 20_000);
 }, 60_000);
+
+it("trains unit centroids whatever the sample vectors' length, an emptied list's new seed too", () => {
+  // Vectors of length 10 (as vectors written by SQL may be: the growth bench's are not unit), in
+  // two directions, for four lists: at least two lists are left empty each round and take a sample
+  // vector anew. Such a seed of length 10 took every vector of its direction from the centroids
+  // trained for it (dot products 10 times theirs), which then answered queries with empty lists.
+  const directions = [near(0), near(1)].map((vector) => {
+    const norm = Math.sqrt(dot(vector, vector));
+    return vector.map((x) => (10 * x) / norm);
+  });
+  const sample = Array.from({ length: 12 }, (_, i) => Float32Array.from(directions[i % 2]!));
+  for (const rounds of [1, 3]) {
+    const centroids = kmeans(sample, 4, rounds);
+    for (const centroid of centroids) expect(Math.sqrt(dot(centroid, centroid))).toBeCloseTo(1, 5);
+  }
+});
