@@ -11,7 +11,7 @@
 //   --depths=a,b GROWTH_DEPTHS          history checkpoints (1,100,1000,10000)
 //   --states=a,b GROWTH_STATES          state bytes (10000,1000000,10000000)
 //   --semantic=a,b GROWTH_SEMANTIC      semantic search items (1000,10000,100000)
-//   --dims=n GROWTH_DIMS                the semantic search's vector dims (64; 1536 as OpenAI's)
+//   --dims=n GROWTH_DIMS                the semantic search's vector dims (1536, as OpenAI's embeddings)
 //   --processes=a,b GROWTH_PROCESSES    worker processes (1,2,4)
 //   --only=a,b GROWTH_ONLY              parts: history,state,search,semantic,workers
 //   --out=dir GROWTH_OUT                where growth.md and growth.svg go (docs/bench)
@@ -57,7 +57,7 @@ const settings = {
   depths: numbers("depths", "GROWTH_DEPTHS", "1,100,1000,10000"),
   states: numbers("states", "GROWTH_STATES", "10000,1000000,10000000"),
   semantic: numbers("semantic", "GROWTH_SEMANTIC", "1000,10000,100000"),
-  dims: numbers("dims", "GROWTH_DIMS", "64")[0]!,
+  dims: numbers("dims", "GROWTH_DIMS", "1536")[0]!,
   processes: numbers("processes", "GROWTH_PROCESSES", "1,2,4"),
   runs: Number(process.env.GROWTH_RUNS ?? 40),
   rounds: Number(process.env.GROWTH_ROUNDS ?? 2),
