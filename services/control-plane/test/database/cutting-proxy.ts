@@ -87,9 +87,10 @@ export class CuttingProxy {
       if (this.cutAfterNextCommit && chunk.includes("COMMIT")) {
         this.cutAfterNextCommit = false;
         link.dead = true;
+        // The pool's side is cut once PostgreSQL has answered the COMMIT (the answer is dropped):
+        // cut at once, the test's next read could reach PostgreSQL before the COMMIT it passed on.
+        upstream.once("data", () => client.resetAndDestroy());
         upstream.write(chunk);
-        // TCP keeps order: PostgreSQL reads the COMMIT before it sees this side go.
-        client.resetAndDestroy();
         return;
       }
       upstream.write(chunk);
