@@ -7,6 +7,7 @@
 import pg from "pg";
 import { poolOf, type Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
+import { readRows } from "./read-rows";
 
 /**
  * Rows as the server's binary COPY writes them: every column's bytes in one buffer, found by their
@@ -99,6 +100,14 @@ export async function copyRows(db: Db, sql: Prisma.Sql): Promise<BinaryRows | un
     // A client whose COPY failed is not reused: its state after an error is not ours to judge.
     client.release(failed);
   }
+}
+
+/**
+ * The rows of `sql` in binary form: by a binary COPY where the client's pg pool is at hand, else
+ * read as arrays (readRows) and put in that form, `columns` wide.
+ */
+export async function binaryRows(db: Db, sql: Prisma.Sql, columns: number): Promise<BinaryRows> {
+  return (await copyRows(db, sql)) ?? BinaryRows.of(await readRows<(string | Uint8Array | null)[]>(db, sql), columns);
 }
 
 /** `sql`'s text with each `$n` replaced by its value as a literal. */

@@ -8,8 +8,7 @@
 // scored by their float32 copy meanwhile.
 import type { Db } from "../db";
 import { Prisma } from "../generated/prisma/client";
-import { BinaryRows, copyRows } from "./copy-rows";
-import { readRows } from "./read-rows";
+import { binaryRows, type BinaryRows } from "./copy-rows";
 import { dotAsSql, dotF32, dotI8At, fromF32Bytes } from "./vectors";
 
 const BATCH = 1000;
@@ -69,7 +68,7 @@ export async function exactScores(
     WHERE (namespace, key) IN (SELECT * FROM unnest(${items.map((item) => item.namespace)}::text[],
                                                      ${items.map((item) => item.key)}::text[]))`;
   // By a binary COPY where it can (copy-rows.ts): 100 float32 vectors are 600 KB, 1.2 MB as hex.
-  const rows = (await copyRows(db, sql)) ?? BinaryRows.of(await readRows<(string | Uint8Array | null)[]>(db, sql), 3);
+  const rows = await binaryRows(db, sql, 3);
   const scratch = new Float32Array(target.length);
   for (let row = 0; row < rows.count; row++) {
     const f32 = rows.bytes(row, 2);
@@ -100,7 +99,7 @@ export async function scanExactly(
 ): Promise<RankedItem[] | undefined> {
   const sql = Prisma.sql`SELECT namespace, key, embedding_f32 FROM store_vectors
     ${prefix ? Prisma.sql`WHERE ${prefix}` : Prisma.empty} LIMIT ${most + 1}::bigint`;
-  const rows = (await copyRows(db, sql)) ?? BinaryRows.of(await readRows<(string | Uint8Array | null)[]>(db, sql), 3);
+  const rows = await binaryRows(db, sql, 3);
   try {
     if (rows.count > most) return undefined;
     const best = new Map<string, RankedItem>();

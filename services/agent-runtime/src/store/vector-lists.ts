@@ -11,7 +11,7 @@
 import type { Db } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { CentroidWorker } from "./centroid-worker";
-import { BinaryRows, copyRows } from "./copy-rows";
+import { binaryRows, type BinaryRows } from "./copy-rows";
 import { fillI8 } from "./quantized";
 import { readRows } from "./read-rows";
 import { fromF32Bytes, nearest, nearestOne, rowsOf, toF32Bytes } from "./vectors";
@@ -87,14 +87,6 @@ export class VectorLists {
   }
 
   /**
-   * The condition on store_vectors of a search's candidates: the query's `nprobe` nearest lists of
-   * each live generation, and every vector in no live generation's list.
-   */
-  candidates(query: ArrayLike<number>, generations: Generation[]): Prisma.Sql {
-    return Prisma.sql`(${Prisma.join([...this.probes(query, generations), unlisted(generations.map((entry) => entry.generation))], " OR ")})`;
-  }
-
-  /**
    * The statement of a search's candidates (namespace, key, int8 copy, float32 bytes where there is
    * no int8 copy), under `prefix` when given. The int8 copies come from store_vectors_list_codes_idx
    * by index-only scans, a list's copies together in its leaf pages, one branch per probed
@@ -134,7 +126,7 @@ export class VectorLists {
     prefix?: Prisma.Sql,
   ): Promise<BinaryRows> {
     const sql = this.candidateSql(query, generations, prefix);
-    return (await copyRows(db, sql)) ?? BinaryRows.of(await readRows<(string | Uint8Array | null)[]>(db, sql), 4);
+    return binaryRows(db, sql, 4);
   }
 
   /** The query's `nprobe` nearest lists of each live generation, a condition each. */

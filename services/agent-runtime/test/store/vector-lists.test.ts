@@ -70,16 +70,14 @@ it("reads only the probed lists, finds the exact scan's best items, and keeps th
   expect(found.filter((item) => truth.some((best) => best.key === item.key)).length).toBeGreaterThanOrEqual(8);
   expect(found.map((item) => item.score)).toEqual([...found.map((item) => item.score)].sort((a, b) => b! - a!));
 
-  // The candidates' condition is one the lists' index answers (here, on 400 rows, the planner would
-  // rather read them all: told not to, it shows the index serves the condition).
+  // The candidates' statement is one the lists' indexes answer (here, on 400 rows, the planner would
+  // rather read them all: told not to, it shows the indexes serve it).
   const [generation] = await index.lists.live(db);
   const plan = await db.$transaction(async (tx) => {
     await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
-    return tx.$queryRaw<{ "QUERY PLAN": string }[]>`
-      EXPLAIN SELECT namespace, key, embedding_f32 FROM store_vectors
-      WHERE ${index.lists.candidates(query, [generation!])}`;
+    return tx.$queryRaw<{ "QUERY PLAN": string }[]>`EXPLAIN ${index.lists.candidateSql(query, [generation!])}`;
   });
-  expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/store_vectors_list_idx/);
+  expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/store_vectors_list_codes_idx/);
 
   // An item whose vector sits in a list the query does not probe is not a candidate: moved to the
   // query's farthest list, the best item drops out of the lists' answer (the exact scan still has it).
