@@ -16,8 +16,6 @@ import { HeldCheckpoints, type HeldCheckpoint, type Landing, type RunHold } from
 import { RuntimeSerializer, needsRevived, readRevived } from "./plain-reads";
 import { WriteStash, type WriteBatch, type WriteRow } from "./write-stash";
 
-export { hasPendingInterrupt, type CheckpointRow } from "./checkpoint-read";
-
 type PutArgs = Parameters<PostgresSaver["put"]>;
 type PostgresSaverOptions = NonNullable<ConstructorParameters<typeof PostgresSaver>[2]>;
 type PutWritesArgs = Parameters<PostgresSaver["putWrites"]>;

@@ -5,7 +5,8 @@ import { prepared } from "../common/prepared";
 import { Prisma } from "../generated/prisma/client";
 import { filtersSql, type AuthFilters } from "../auth";
 import type { ThreadRow, ThreadStatus } from "../threads/repository";
-import type { CheckpointRow, RuntimeCheckpointer } from "../graphs/checkpointer";
+import type { CheckpointRow } from "../graphs/checkpoint-read";
+import type { RuntimeCheckpointer } from "../graphs/checkpointer";
 
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
 
