@@ -4,6 +4,7 @@
 import { Queue, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "@lgp/server-kit";
+import { closeBullmq, JobsInFlight } from "../queue/bullmq-close";
 import { redisConnection } from "../queue/redis";
 import { nextTick, tickAtOrBefore } from "./schedule";
 
@@ -40,6 +41,7 @@ interface CronJob {
 export class RedisCronScheduler implements CronScheduler {
   private readonly queue: Queue<CronJob>;
   private worker?: Worker<CronJob>;
+  private readonly ticks = new JobsInFlight();
   private readonly connections: Redis[] = [];
   private starting?: Promise<void>;
   private closed = false;
@@ -90,9 +92,8 @@ export class RedisCronScheduler implements CronScheduler {
       async (job: Job<CronJob>) => {
         const due = new Date(job.timestamp + (job.opts.delay ?? 0));
         // A tick BullMQ scheduled late (past its time, under load) is the schedule's tick it stands for.
-        return handler(
-          job.data.cronId,
-          job.data.schedule ? tickAtOrBefore(job.data.schedule, due, job.data.timezone) : due,
+        return this.ticks.track(
+          handler(job.data.cronId, job.data.schedule ? tickAtOrBefore(job.data.schedule, due, job.data.timezone) : due),
         );
       },
       { connection: this.connect(), prefix: this.prefix, concurrency: this.concurrency },
@@ -110,10 +111,15 @@ export class RedisCronScheduler implements CronScheduler {
   }
 
   async close(): Promise<void> {
+    // A start still under way (waiting on Redis) creates no worker once this is set; not waited for.
     this.closed = true;
-    await this.starting?.catch(() => undefined);
-    await this.worker?.close();
-    await this.queue.close();
+    await closeBullmq({
+      workers: [this.worker],
+      queue: this.queue,
+      jobs: this.ticks,
+      logger: this.logger,
+      what: "cron queue",
+    });
     for (const connection of this.connections) connection.disconnect();
   }
 }

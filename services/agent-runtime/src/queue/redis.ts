@@ -4,6 +4,7 @@
 import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "@lgp/server-kit";
+import { closeBullmq, JobsInFlight } from "./bullmq-close";
 import { StreamMultiplexer } from "./redis-stream-reader";
 import {
   THREAD_LOG_MAX_ENTRIES,
@@ -68,6 +69,7 @@ export class RedisRunQueue implements RunQueue {
   // BullMQ leaves connections it is given open when it closes: ours to end.
   private readonly connections: Redis[] = [];
   private readonly abort = new AbortController();
+  private readonly jobs = new JobsInFlight();
   private readonly name: string;
   private readonly producer: Redis;
 
@@ -107,7 +109,7 @@ export class RedisRunQueue implements RunQueue {
     const worker = new Worker<RunJob>(
       this.name,
       async (job: Job<RunJob>) => {
-        await handler(job.data, { attempt: job.attemptsStarted || 1, signal: this.abort.signal });
+        await this.jobs.track(handler(job.data, { attempt: job.attemptsStarted || 1, signal: this.abort.signal }));
       },
       {
         connection: this.connect(),
@@ -133,8 +135,13 @@ export class RedisRunQueue implements RunQueue {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.close()));
-    await this.queue.close();
+    await closeBullmq({
+      workers: this.workers,
+      queue: this.queue,
+      jobs: this.jobs,
+      logger: this.logger,
+      what: "run queue",
+    });
     for (const connection of this.connections) connection.disconnect();
   }
 }

@@ -3,6 +3,7 @@
 import { Queue, UnrecoverableError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger, OutboundFetch } from "@lgp/server-kit";
+import { closeBullmq, JobsInFlight } from "../queue/bullmq-close";
 import { redisConnection } from "../queue/redis";
 import { backoffDelay, deliverWebhook, redact, WebhookDeliveryError } from "./deliver";
 
@@ -105,6 +106,7 @@ export class InProcessWebhookDispatcher implements WebhookDispatcher {
 export class RedisWebhookDispatcher implements WebhookDispatcher {
   private readonly queue: Queue<WebhookDelivery>;
   private worker?: Worker<WebhookDelivery>;
+  private readonly deliveries = new JobsInFlight();
   // BullMQ leaves connections it was given open on close(); these are closed here.
   private readonly connections: Redis[] = [];
 
@@ -138,11 +140,13 @@ export class RedisWebhookDispatcher implements WebhookDispatcher {
       this.name,
       async (job: Job<WebhookDelivery>) => {
         try {
-          await deliverWebhook(
-            job.data.url,
-            JSON.stringify(job.data.payload),
-            this.options.timeoutMs,
-            this.options.outbound,
+          await this.deliveries.track(
+            deliverWebhook(
+              job.data.url,
+              JSON.stringify(job.data.payload),
+              this.options.timeoutMs,
+              this.options.outbound,
+            ),
           );
         } catch (error) {
           if (error instanceof WebhookDeliveryError && !error.retryable) throw new UnrecoverableError(error.message);
@@ -172,8 +176,13 @@ export class RedisWebhookDispatcher implements WebhookDispatcher {
   }
 
   async close(): Promise<void> {
-    await this.worker?.close();
-    await this.queue.close();
+    await closeBullmq({
+      workers: [this.worker],
+      queue: this.queue,
+      jobs: this.deliveries,
+      logger: this.logger,
+      what: "webhook queue",
+    });
     for (const connection of this.connections) connection.disconnect();
   }
 }
