@@ -55,11 +55,13 @@ export class BullReconcileQueue implements ReconcileQueue {
 
   async close(graceMs = 10_000): Promise<void> {
     if (this.worker) {
-      const worker = this.worker;
-      const closed = await Promise.race([worker.close().then(() => true), delay(graceMs).then(() => false)]);
-      // Jobs still running are handed back: BullMQ treats them as stalled and another worker resumes them.
-      if (!closed) await worker.close(true);
+      const closed = await Promise.race([this.worker.close().then(() => true), delay(graceMs).then(() => false)]);
+      // Jobs still running are handed back: BullMQ treats them as stalled and another worker resumes
+      // them. A forced close now would return the close under way (BullMQ's), so none is awaited.
+      if (!closed)
+        this.logger.warn({ graceMs }, "revision jobs still running after the grace are left to another worker");
     }
-    await this.queue.close();
+    // Bounded too: with Redis down BullMQ's close waits for a reconnection.
+    await Promise.race([this.queue.close(), delay(graceMs)]);
   }
 }
