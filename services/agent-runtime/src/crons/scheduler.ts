@@ -4,7 +4,8 @@
 import { Queue, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "@lgp/server-kit";
-import { closeBullmq, JobsInFlight } from "../queue/bullmq-close";
+import { InFlight } from "../common/in-flight";
+import { closeBullmq } from "../queue/bullmq-close";
 import { redisConnection } from "../queue/redis";
 import { nextTick, tickAtOrBefore } from "./schedule";
 
@@ -41,7 +42,7 @@ interface CronJob {
 export class RedisCronScheduler implements CronScheduler {
   private readonly queue: Queue<CronJob>;
   private worker?: Worker<CronJob>;
-  private readonly ticks = new JobsInFlight();
+  private readonly ticks = new InFlight();
   private readonly connections: Redis[] = [];
   private starting?: Promise<void>;
   private closed = false;

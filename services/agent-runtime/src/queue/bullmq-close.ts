@@ -1,25 +1,10 @@
 // Closing BullMQ's workers and queues (runs, webhooks, cron ticks) without waiting on Redis forever.
 import type { Queue, Worker } from "bullmq";
 import type { Logger } from "@lgp/server-kit";
+import type { InFlight } from "../common/in-flight";
 
 /** How long BullMQ may take to close once the jobs its workers ran in this process are done. */
 export const BULLMQ_CLOSE_GRACE_MS = 3_000;
-
-/** The jobs a BullMQ worker is running in this process: what closing waits for in full. */
-export class JobsInFlight {
-  private readonly running = new Set<Promise<unknown>>();
-
-  track<T>(job: Promise<T>): Promise<T> {
-    this.running.add(job);
-    const done = () => this.running.delete(job);
-    job.then(done, done);
-    return job;
-  }
-
-  async settled(): Promise<void> {
-    while (this.running.size) await Promise.allSettled([...this.running]);
-  }
-}
 
 /**
  * Closes workers, then their queue. BullMQ's worker close waits for its jobs, then for its own
@@ -32,7 +17,8 @@ export class JobsInFlight {
 export async function closeBullmq(parts: {
   workers: (Worker | undefined)[];
   queue: Queue;
-  jobs: JobsInFlight;
+  /** The jobs its workers are running in this process, waited for in full. */
+  jobs: InFlight;
   logger: Logger;
   what: string;
   graceMs?: number;

@@ -4,7 +4,8 @@
 import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "@lgp/server-kit";
-import { closeBullmq, JobsInFlight } from "./bullmq-close";
+import { InFlight } from "../common/in-flight";
+import { closeBullmq } from "./bullmq-close";
 import { StreamMultiplexer } from "./redis-stream-reader";
 import {
   THREAD_LOG_MAX_ENTRIES,
@@ -69,7 +70,7 @@ export class RedisRunQueue implements RunQueue {
   // BullMQ leaves connections it is given open when it closes: ours to end.
   private readonly connections: Redis[] = [];
   private readonly abort = new AbortController();
-  private readonly jobs = new JobsInFlight();
+  private readonly jobs = new InFlight();
   private readonly name: string;
   private readonly producer: Redis;
 

@@ -3,6 +3,7 @@
 // the thread's next run. Runs in API processes (WORKERS=n) and in worker processes alike.
 import { Command } from "@langchain/langgraph";
 import { isTransientError, retryTransient, type Logger } from "@lgp/server-kit";
+import { InFlight } from "../common/in-flight";
 import { mergeConfigs, mergeObjects } from "../common/merge";
 import { serialize } from "../common/serde";
 import { readPlain } from "../graphs/plain-reads";
@@ -106,7 +107,7 @@ export class RunExecutor {
   /** Runs executing in this process, by id (with their attempt), so a message can stop them. */
   private readonly active = new Map<string, { controller: AbortController; attempt: number }>();
   /** Ends of runs' logs under way, their jobs done already (see finish); `settled` waits for them. */
-  private readonly ending = new Set<Promise<void>>();
+  private readonly ending = new InFlight();
   /**
    * Cancels for runs not executing here, kept a while: a cancel can arrive between a worker's
    * claim (the run is `running`, so it is not cancelled as pending) and the run's start here.
@@ -470,9 +471,7 @@ export class RunExecutor {
     // The log's end goes out once those events are written. The job does not wait for either: the
     // run is recorded ended, and the worker takes its next run sooner. Closing waits for the ends
     // under way (`settled`).
-    const ending = this.endLog(run, status, failure, state, sender);
-    this.ending.add(ending);
-    void ending.finally(() => this.ending.delete(ending));
+    void this.ending.track(this.endLog(run, status, failure, state, sender));
   }
 
   /** Ends a finished run's log, then tells those listening for finished runs. */
@@ -507,7 +506,7 @@ export class RunExecutor {
 
   /** Settles once the ends of runs' logs under way are written (before the logs close). */
   async settled(): Promise<void> {
-    while (this.ending.size) await Promise.allSettled([...this.ending]);
+    await this.ending.settled();
   }
 
   /** Runs executing in this process. */

@@ -1,6 +1,7 @@
 // Stateless runs: each gets a thread of its own, created with the run and, unless the caller
 // asks to keep it (`on_completion: "keep"`), deleted with its checkpoints once the run has ended.
 import { newId } from "../common/ids";
+import { InFlight } from "../common/in-flight";
 import type { RunFinishedHooks } from "../runs/finished";
 import type { RunRow } from "../runs/repository";
 import { requestedModes } from "../runs/stream-modes";
@@ -48,23 +49,18 @@ export function attachTemporaryThreadCleanup(
   finishedRuns: Pick<RunFinishedHooks, "on">,
   threads: Pick<ThreadService, "delete">,
 ): { drain(): Promise<void> } {
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new InFlight();
   finishedRuns.on(async ({ run }) => {
     if (!run.kwargs.temporary || run.kwargs.on_completion === "keep") return;
     const deletion = threads.delete(run.thread_id).catch((error: unknown) => {
       // Already gone (deleted by its owner meanwhile) is fine.
       if ((error as { status?: number }).status !== 404) throw error;
     });
-    inFlight.add(deletion);
-    try {
-      await deletion;
-    } finally {
-      inFlight.delete(deletion);
-    }
+    await inFlight.track(deletion);
   });
   return {
     async drain() {
-      await Promise.allSettled([...inFlight]);
+      await inFlight.settled();
     },
   };
 }

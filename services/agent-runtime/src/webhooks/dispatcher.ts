@@ -3,7 +3,8 @@
 import { Queue, UnrecoverableError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger, OutboundFetch } from "@lgp/server-kit";
-import { closeBullmq, JobsInFlight } from "../queue/bullmq-close";
+import { InFlight } from "../common/in-flight";
+import { closeBullmq } from "../queue/bullmq-close";
 import { redisConnection } from "../queue/redis";
 import { backoffDelay, deliverWebhook, redact, WebhookDeliveryError } from "./deliver";
 
@@ -45,7 +46,7 @@ export interface WebhookDispatcher {
 /** Without Redis: deliveries and their retries are timers in this process (lost on restart). */
 export class InProcessWebhookDispatcher implements WebhookDispatcher {
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new InFlight();
   private closed = false;
 
   constructor(
@@ -90,15 +91,14 @@ export class InProcessWebhookDispatcher implements WebhookDispatcher {
         this.timers.add(timer);
       },
     );
-    this.inFlight.add(task);
-    void task.finally(() => this.inFlight.delete(task));
+    void this.inFlight.track(task);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    await Promise.allSettled([...this.inFlight]);
+    await this.inFlight.settled();
   }
 }
 
@@ -106,7 +106,7 @@ export class InProcessWebhookDispatcher implements WebhookDispatcher {
 export class RedisWebhookDispatcher implements WebhookDispatcher {
   private readonly queue: Queue<WebhookDelivery>;
   private worker?: Worker<WebhookDelivery>;
-  private readonly deliveries = new JobsInFlight();
+  private readonly deliveries = new InFlight();
   // BullMQ leaves connections it was given open on close(); these are closed here.
   private readonly connections: Redis[] = [];
 
