@@ -117,11 +117,11 @@ export class RedisCronScheduler implements CronScheduler {
     await closeBullmq({
       workers: [this.worker],
       queue: this.queue,
+      connections: this.connections,
       jobs: this.ticks,
       logger: this.logger,
       what: "cron queue",
     });
-    for (const connection of this.connections) connection.disconnect();
   }
 }
 

@@ -1,5 +1,6 @@
 // Closing BullMQ's workers and queues (runs, webhooks, cron ticks) without waiting on Redis forever.
 import type { Queue, Worker } from "bullmq";
+import type { Redis } from "ioredis";
 import type { Logger } from "@lgp/server-kit";
 import type { InFlight } from "../common/in-flight";
 
@@ -7,23 +8,25 @@ import type { InFlight } from "../common/in-flight";
 export const BULLMQ_CLOSE_GRACE_MS = 3_000;
 
 /**
- * Closes workers, then their queue. BullMQ's worker close waits for its jobs, then for its own
- * connections; with Redis down its fetch loop waits for a reconnection that may never come
- * (taskforcesh/bullmq#4656), and a shutdown with it. So the jobs run here are waited for in full
- * (runs end, or are handed back, as before); BullMQ then has `graceMs` for the rest. Past that the
- * caller closes its connections anyway: BullMQ's commands still waiting fail, and a job it could
- * not mark done is found stalled later, its run already ended. Resolves false when it gave up.
+ * Closes workers, then their queue, then the connections they were given (BullMQ leaves those
+ * open). BullMQ's worker close waits for its jobs, then for its own connections; with Redis down
+ * its fetch loop waits for a reconnection that may never come (taskforcesh/bullmq#4656), and a
+ * shutdown with it. So the jobs run here are waited for in full (runs end, or are handed back, as
+ * before); BullMQ then has `graceMs` for the rest. Past that the connections are closed anyway:
+ * BullMQ's commands still waiting fail, and a job it could not mark done is found stalled later,
+ * its run already ended.
  */
 export async function closeBullmq(parts: {
   workers: (Worker | undefined)[];
   queue: Queue;
+  connections: Redis[];
   /** The jobs its workers are running in this process, waited for in full. */
   jobs: InFlight;
   logger: Logger;
   what: string;
   graceMs?: number;
-}): Promise<boolean> {
-  const { workers, queue, jobs, logger, what, graceMs = BULLMQ_CLOSE_GRACE_MS } = parts;
+}): Promise<void> {
+  const { workers, queue, connections, jobs, logger, what, graceMs = BULLMQ_CLOSE_GRACE_MS } = parts;
   const closing = (async () => {
     await Promise.all(workers.map((worker) => worker?.close()));
     await queue.close();
@@ -45,5 +48,5 @@ export async function closeBullmq(parts: {
       `the ${what} did not close within ${graceMs} ms of its last job (is Redis reachable?); its connections are cut`,
     );
   }
-  return closed;
+  for (const connection of connections) connection.disconnect();
 }

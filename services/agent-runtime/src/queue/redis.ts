@@ -139,11 +139,11 @@ export class RedisRunQueue implements RunQueue {
     await closeBullmq({
       workers: this.workers,
       queue: this.queue,
+      connections: this.connections,
       jobs: this.jobs,
       logger: this.logger,
       what: "run queue",
     });
-    for (const connection of this.connections) connection.disconnect();
   }
 }
 

@@ -179,10 +179,10 @@ export class RedisWebhookDispatcher implements WebhookDispatcher {
     await closeBullmq({
       workers: [this.worker],
       queue: this.queue,
+      connections: this.connections,
       jobs: this.deliveries,
       logger: this.logger,
       what: "webhook queue",
     });
-    for (const connection of this.connections) connection.disconnect();
   }
 }
