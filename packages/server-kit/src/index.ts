@@ -4,6 +4,7 @@ export * from "./shutdown";
 export * from "./http/app";
 export * from "./http/errors";
 export * from "./http/metrics";
+export * from "./http/scoped-router";
 export * from "./idempotency";
 export * from "./http/rate-limit";
 export * from "./migrations/applier";

@@ -1,6 +1,6 @@
-import type { Express } from "express";
+import type { Express, Router } from "express";
 import { agentRuntimeApi } from "@lgp/contracts";
-import { createServiceApp, type Logger, type RateLimiter, type ServiceMetrics } from "@lgp/server-kit";
+import { createServiceApp, scopedRouter, type Logger, type RateLimiter, type ServiceMetrics } from "@lgp/server-kit";
 import type { AgentRuntimeConfig } from "./config";
 import type { Db } from "./db";
 import { assistantsRouter } from "./assistants/routes";
@@ -84,9 +84,11 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
       // Each capability mounts its router here (assistants, threads, runs, store, crons).
       // langgraph.json's http.disable_* switch built-in groups off (their paths then answer 404).
       const off = deps.runtime?.http.disabled;
-      if (!off?.meta) app.use(infoRouter());
+      // Each router is entered only by the paths its routes could match (see scopedRouter).
+      const mount = (router: Router) => app.use(scopedRouter(router));
+      if (!off?.meta) mount(infoRouter());
       // The console's monitoring view: figures read from the runs table (any process may answer).
-      app.use(monitoringRouter(new MonitoringService(new MonitoringRepository(deps.db))));
+      mount(monitoringRouter(new MonitoringService(new MonitoringRepository(deps.db))));
       // Creates that carry an Idempotency-Key are done once per key and caller (idempotency/).
       if (deps.runtime)
         app.use(
@@ -101,17 +103,17 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
           }),
         );
       if (deps.runtime) {
-        if (!off?.assistants) app.use(assistantsRouter(deps.runtime.assistants, deps.runtime.threads));
-        if (!off?.threads) app.use(threadsRouter(deps.runtime.threads));
+        if (!off?.assistants) mount(assistantsRouter(deps.runtime.assistants, deps.runtime.threads));
+        if (!off?.threads) mount(threadsRouter(deps.runtime.threads));
         if (!off?.runs) {
           app.use(webhookUrlCheck(deps.config.OUTBOUND_ALLOW));
-          app.use(runsRouter(deps.runtime.runs, { heartbeatMs: deps.config.STREAM_HEARTBEAT_MS }));
-          app.use(statelessRouter(deps.runtime.stateless, deps.runtime.runs));
-          app.use(cronsRouter(deps.runtime.crons));
+          mount(runsRouter(deps.runtime.runs, { heartbeatMs: deps.config.STREAM_HEARTBEAT_MS }));
+          mount(statelessRouter(deps.runtime.stateless, deps.runtime.runs));
+          mount(cronsRouter(deps.runtime.crons));
         }
         const { assistants, ui } = deps.runtime;
         if (!off?.ui)
-          app.use(
+          mount(
             uiRouter(ui, (id) =>
               assistants.resolve(id, { cached: true }).then(
                 (assistant) => assistant.graph_id,
@@ -120,7 +122,7 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
             ),
           );
         if (!off?.a2a)
-          app.use(
+          mount(
             a2aRouter({
               db: deps.db,
               assistants: deps.runtime.assistants,
@@ -130,17 +132,17 @@ export function createAgentRuntimeApp(deps: AgentRuntimeDeps): Express {
             }),
           );
         if (!off?.mcp)
-          app.use(mcpRouter(new AssistantTools(deps.runtime.assistants, deps.runtime.stateless), runtimeVersion()));
+          mount(mcpRouter(new AssistantTools(deps.runtime.assistants, deps.runtime.stateless), runtimeVersion()));
         // The protocol starts and streams runs: it goes with them, as on the official server.
         if (!off?.runs)
-          app.use(
+          mount(
             protocolRouter(deps.runtime.protocol, deps.runtime.sockets, {
               heartbeatMs: deps.config.STREAM_HEARTBEAT_MS,
             }),
           );
       }
       if (!off?.store)
-        app.use(
+        mount(
           storeRouter(
             new StoreService(
               new StoreRepository(deps.db, deps.runtime?.storeIndex, deps.runtime?.storeTtl),

@@ -88,39 +88,67 @@ function itemsOf(schema: Schema, resolve: (schema: unknown) => Schema | undefine
   ];
 }
 
+/** What dropNulls needs of a list of schemas, worked out once per list (see `shapes`). */
+interface Shape {
+  /** Each declared property: its schemas, and whether `null` is dropped from it. */
+  properties: Map<string, { schemas: Schema[]; dropNull: boolean }>;
+  /** The item schemas, for an array value. */
+  items: Schema[];
+}
+
+/**
+ * The shapes of the schema lists dropNulls meets, by their lists' identity: the lists are built
+ * here from the document's own schema objects and kept, so a request walks its body against
+ * answers worked out on the first request of its kind rather than the schema's branches again.
+ */
+function shapes(resolve: (schema: unknown) => Schema | undefined): (schemas: Schema[]) => Shape {
+  const known = new WeakMap<Schema[], Shape>();
+  return (schemas) => {
+    let shape = known.get(schemas);
+    if (shape) return shape;
+    const declared = new Map<string, Schema[]>();
+    const required = new Set<string>();
+    for (const schema of schemas) {
+      for (const [name, found] of propertiesOf(schema, resolve))
+        declared.set(name, [...(declared.get(name) ?? []), ...found]);
+      if (Array.isArray(schema.required)) for (const name of schema.required) required.add(String(name));
+    }
+    const properties: Shape["properties"] = new Map();
+    for (const [name, found] of declared)
+      properties.set(name, {
+        schemas: found,
+        dropNull: !required.has(name) && !found.some((schema) => allowsNull(schema, resolve)),
+      });
+    shape = { properties, items: schemas.flatMap((schema) => itemsOf(schema, resolve)) };
+    known.set(schemas, shape);
+    return shape;
+  };
+}
+
 /**
  * Removes `null` from the properties whose schema does not accept it, at any depth the schema
  * describes: `null` for such a field means "not given". Properties whose schema accepts anything
  * (metadata values, state values, store values) keep their nulls; a required property given `null`
  * is left for the validator to refuse.
  */
-function dropNulls(
-  value: unknown,
-  schemas: Schema[],
-  resolve: (schema: unknown) => Schema | undefined,
-  depth = 0,
-): void {
+function dropNulls(value: unknown, schemas: Schema[], shapeOf: (schemas: Schema[]) => Shape, depth = 0): void {
   if (depth > 32 || !schemas.length) return;
   if (Array.isArray(value)) {
-    const items = schemas.flatMap((schema) => itemsOf(schema, resolve));
-    for (const item of value) dropNulls(item, items, resolve, depth + 1);
+    const { items } = shapeOf(schemas);
+    for (const item of value) dropNulls(item, items, shapeOf, depth + 1);
     return;
   }
   if (!isObject(value)) return;
-  const properties = new Map<string, Schema[]>();
-  const required = new Set<string>();
-  for (const schema of schemas) {
-    for (const [name, found] of propertiesOf(schema, resolve))
-      properties.set(name, [...(properties.get(name) ?? []), ...found]);
-    if (Array.isArray(schema.required)) for (const name of schema.required) required.add(String(name));
-  }
-  for (const [name, item] of Object.entries(value)) {
+  const { properties } = shapeOf(schemas);
+  if (!properties.size) return;
+  for (const name in value) {
     const declared = properties.get(name);
     if (!declared) continue;
+    const item = value[name];
     if (item === null) {
-      if (!required.has(name) && !declared.some((schema) => allowsNull(schema, resolve))) delete value[name];
+      if (declared.dropNull) delete value[name];
     } else {
-      dropNulls(item, declared, resolve, depth + 1);
+      dropNulls(item, declared.schemas, shapeOf, depth + 1);
     }
   }
 }
@@ -128,7 +156,8 @@ function dropNulls(
 interface Operation {
   method: string;
   pattern: RegExp;
-  body?: Schema;
+  /** Its JSON body's schema, as the one-element list dropNulls starts from. */
+  body?: Schema[];
 }
 
 /** The JSON request-body schema of every operation of the document, by method and path pattern. */
@@ -148,7 +177,7 @@ function operationsOf(document: Json, resolve: (schema: unknown) => Schema | und
       const content = requestBody && isObject(requestBody.content) ? requestBody.content : {};
       const media = content["application/json"];
       const body = isObject(media) ? resolve(media.schema) : undefined;
-      if (body) operations.push({ method: method.toUpperCase(), pattern, body });
+      if (body) operations.push({ method: method.toUpperCase(), pattern, body: [body] });
     }
   }
   // Literal paths before templated ones (`/threads/search` before `/threads/{thread_id}`).
@@ -159,11 +188,12 @@ function operationsOf(document: Json, resolve: (schema: unknown) => Schema | und
 export function nullAsAbsent(document: Json): RequestHandler {
   const resolve = resolver(document);
   const operations = operationsOf(document, resolve);
+  const shapeOf = shapes(resolve);
   return (req, _res, next) => {
     if (isObject(req.body) || Array.isArray(req.body)) {
       const path = req.path;
       const operation = operations.find((candidate) => candidate.method === req.method && candidate.pattern.test(path));
-      if (operation?.body) dropNulls(req.body, [operation.body], resolve);
+      if (operation?.body) dropNulls(req.body, operation.body, shapeOf);
     }
     next();
   };
