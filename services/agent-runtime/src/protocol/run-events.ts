@@ -2,6 +2,7 @@
 // `streamEvents(..., {version: "v3"})` already yields protocol-shaped events; this adds what only
 // the server knows: the root graph's lifecycle (running, then completed, interrupted or failed, from
 // the run's outcome), interrupts as `input.requested` (once each), state in the protocol's shape.
+import { inferChannel } from "@langchain/langgraph/stream";
 import { toWireValue } from "../common/serde";
 import type { ThreadLog } from "../queue/types";
 import { protocolState } from "./state";
@@ -78,6 +79,7 @@ export class ProtocolRunEvents {
 
   /** Adds an event, as the log holds it, behind those pending. */
   private queue(method: string, namespace: string[], data: unknown, node?: string): void {
+    // `namespace` first, then `timestamp`: readers find the namespace without parsing the rest.
     const params = { namespace, timestamp: Date.now(), ...(node !== undefined ? { node } : {}), data };
     this.pending.push({ method, params: JSON.stringify(params) });
   }
@@ -180,4 +182,32 @@ export class ProtocolRunEvents {
     }
     await this.written();
   }
+}
+
+const NAMESPACE_START = '{"namespace":';
+const NAMESPACE_END = ',"timestamp":';
+
+/**
+ * What a reader routes a logged event by, its namespace and channel, read from the start of its
+ * params (as `queue` writes them) rather than by parsing all of them: a run's values and tasks
+ * events carry its state, and most readers want only a few channels. A `custom` event's channel
+ * is named in its data, and params written otherwise are parsed whole.
+ */
+export function routingOf(method: string, params: string): { namespace: string[]; channel: string | undefined } {
+  if (method !== "custom" && params.startsWith(NAMESPACE_START)) {
+    // A string in the namespace cannot hold an unescaped quote, so the first `,"timestamp":` ends it.
+    const end = params.indexOf(NAMESPACE_END, NAMESPACE_START.length);
+    if (end > 0) {
+      const namespace = params.slice(NAMESPACE_START.length, end);
+      return {
+        namespace: namespace === "[]" ? [] : (JSON.parse(namespace) as string[]),
+        channel: inferChannel({ method, params: {} } as Parameters<typeof inferChannel>[0]),
+      };
+    }
+  }
+  const parsed = JSON.parse(params) as { namespace?: string[]; data?: unknown };
+  return {
+    namespace: parsed.namespace ?? [],
+    channel: inferChannel({ method, params: parsed } as Parameters<typeof inferChannel>[0]),
+  };
 }

@@ -3,7 +3,8 @@
 // is held per connection beyond its filter: events come from the thread's log, which the workers
 // write, so any API process serves any client, and a client that reconnects (to any replica) gets
 // every event it missed.
-import { inferChannel, isPrefixMatch, isSupportedChannel } from "@langchain/langgraph/stream";
+import { isPrefixMatch, isSupportedChannel } from "@langchain/langgraph/stream";
+import { routingOf } from "./run-events";
 import { HttpError, NotFoundError } from "@lgp/server-kit";
 import type { AuthContext } from "../auth";
 import type { ThreadLog, ThreadLogEntry } from "../queue/types";
@@ -345,13 +346,15 @@ export class ProtocolService {
 }
 
 function wireEvent(entry: ThreadLogEntry): WireEvent {
-  const params = JSON.parse(entry.params) as { namespace?: string[]; data?: unknown };
+  const { seq, method, params } = entry;
   return {
-    seq: entry.seq,
-    method: entry.method,
-    namespace: params.namespace ?? [],
-    channel: inferChannel({ method: entry.method, params } as Parameters<typeof inferChannel>[0]),
-    json: `{"type":"event","event_id":"${entry.seq}","seq":${entry.seq},"method":${JSON.stringify(entry.method)},"params":${entry.params}}`,
+    seq,
+    method,
+    ...routingOf(method, params),
+    // Written out only for the events a subscriber takes.
+    get json() {
+      return `{"type":"event","event_id":"${seq}","seq":${seq},"method":${JSON.stringify(method)},"params":${params}}`;
+    },
   };
 }
 

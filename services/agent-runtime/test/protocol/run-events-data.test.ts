@@ -2,7 +2,8 @@
 // the rest as JSON would write it), taken when the graph gives it, not when the log gets it.
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { serialize } from "../../src/common/serde";
-import { ProtocolRunEvents } from "../../src/protocol/run-events";
+import { inferChannel } from "@langchain/langgraph/stream";
+import { ProtocolRunEvents, routingOf } from "../../src/protocol/run-events";
 import { MemoryThreadLog } from "../../src/queue/memory";
 
 class Point {
@@ -105,4 +106,35 @@ test("an interrupt in the values is asked for once, before the values that carry
     { method: "values", data: { answer: null } },
     { method: "lifecycle", data: { event: "interrupted", graph_name: "agent" } },
   ]);
+});
+
+test("readers route a logged event by its namespace and channel as parsing all of it would", async () => {
+  const log = new MemoryThreadLog();
+  const events = new ProtocolRunEvents(log, "routing", "agent");
+  // Namespace strings with quotes, brackets and the very text that follows a namespace.
+  const odd = ['tool:"x"', 'a],"timestamp":1', "\\", "ü[]"];
+  await events.event({
+    method: "updates",
+    params: { namespace: odd, node: "n", data: { node: "n", values: { a: 1 } } },
+  });
+  await events.event({ method: "messages", params: { namespace: ["agent:1"], data: { event: "message-start" } } });
+  await events.event({ method: "custom", params: { namespace: [], data: { name: "progress", payload: 1 } } });
+  await events.event({ method: "custom:status", params: { namespace: ["sub"], data: { done: false } } });
+  await events.end("completed");
+
+  const entries = await log.range("routing", 0, 100);
+  expect(entries.map((entry) => entry.method)).toEqual(["updates", "messages", "custom", "custom", "lifecycle"]);
+  for (const entry of entries) {
+    const params = JSON.parse(entry.params) as { namespace: string[]; data: unknown };
+    const { namespace, channel } = routingOf(entry.method, entry.params);
+    expect(namespace).toEqual(params.namespace);
+    expect(channel).toBe(inferChannel({ method: entry.method, params } as Parameters<typeof inferChannel>[0]));
+  }
+  expect(routingOf(entries[0].method, entries[0].params).namespace).toEqual(odd);
+  expect(routingOf(entries[3].method, entries[3].params).channel).toBe("custom:status");
+  // Params written another way (their keys in another order) are parsed whole.
+  expect(routingOf("values", '{"data":{"a":1},"namespace":["x"],"timestamp":1}')).toEqual({
+    namespace: ["x"],
+    channel: "values",
+  });
 });
