@@ -19,7 +19,8 @@
 // Prints runs/s and p50/p99 time to first event and to the end, side by side, the CPU ms each run
 // cost the server, the clients and the rest of the machine (bench/cpu.ts), and the targets.
 //
-// Options (environment): BENCH_RUNS (1000), BENCH_THREADS (100), BENCH_CLIENTS (20),
+// Options (environment): BENCH_RUNS (1000), BENCH_THREADS (100), BENCH_CLIENTS (20), BENCH_WARMUP
+// (1000: runs before the measured ones, in each target and ceiling),
 // BENCH_WORKERS (runtime WORKERS, 20), BENCH_LATENCY_WORKERS (WORKERS of the latency-tuned
 // api+worker run, 6), BENCH_SKIP (comma list: split,tracing,latency,redis,memory,threads,protocol,
 // reference, ceiling; adjacent: no ceiling after each target, only the one at the end),
@@ -51,7 +52,15 @@ import { createEmptyDatabase, testRedisUrl, type TestDatabase } from "@lgp/serve
 import { deleteRedisKeys } from "../services/agent-runtime/test/support/redis-keys";
 
 const ROOT = path.resolve(__dirname, "..");
-const SHAPE = shapeFromEnv();
+/**
+ * 1,000 runs before the measured ones, in every target and ceiling: what is measured is a process's
+ * steady state. With 100, this runtime's processes were still compiling their hot code while
+ * measured (V8 optimised about 2,700 functions in a protocol server's first 1,100 runs, 250-350 in
+ * each thousand after): a one-off cost that grows with the code a process runs, not with its runs.
+ * It was charged to the targets (their CPU per run 7-10% lower with the longer warm-up) and not
+ * measurably to the ceilings (within the machine's noise), which run far less code.
+ */
+const SHAPE = shapeFromEnv({ warmup: 1000 });
 const { runs: RUNS, threads: THREADS, clients: CLIENTS, warmup: WARMUP } = SHAPE;
 // Runs executed at once: 20 gives the most runs/s on 2 cores; 6 the lowest first-event latency
 // (fewer runs in flight contend less with new requests).
@@ -187,7 +196,7 @@ let backgroundLoad = 0;
 /** The plain ceiling measured last, in a fresh process: the one before the next target. */
 let lastCeiling: Result | undefined;
 const ceilingOf = (databaseUrl: string, kind: CeilingKind, count = false) =>
-  freshCeiling(databaseUrl, kind, { count, backgroundLoad });
+  freshCeiling(databaseUrl, kind, { count, backgroundLoad, warmup: WARMUP });
 
 async function runtimeWorkload(
   name: string,

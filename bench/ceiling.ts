@@ -30,6 +30,7 @@ interface CompiledEcho {
 }
 
 async function inProcessWorkload(databaseUrl: string, kind: CeilingKind, count: boolean): Promise<Result> {
+  // The warm-up is the bench's, given in BENCH_WARMUP (see `freshCeiling`).
   const shape = shapeFromEnv();
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
   const checkpointer = new RuntimeCheckpointer(pool, undefined, { schema: `bench_ceiling_${kind}` });
@@ -69,13 +70,15 @@ async function inProcessWorkload(databaseUrl: string, kind: CeilingKind, count: 
 export async function freshCeiling(
   databaseUrl: string,
   kind: CeilingKind,
-  options: { count: boolean; backgroundLoad: number },
+  options: { count: boolean; backgroundLoad: number; warmup: number },
 ): Promise<Result> {
   const { child, log } = startProcess(process.execPath, ["--import", "tsx", __filename], ROOT, {
     BENCH_CEILING_DATABASE_URL: databaseUrl,
     BENCH_CEILING_KIND: kind,
     BENCH_BACKGROUND: String(options.backgroundLoad),
     BENCH_CEILING_COUNTS: String(options.count),
+    // As many unmeasured runs as the target it is compared with had.
+    BENCH_WARMUP: String(options.warmup),
   });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   const line = log

@@ -127,14 +127,21 @@ export interface WorkloadShape {
   warmup: number;
 }
 
-/** The workload's size: BENCH_RUNS (1000) streamed runs over BENCH_THREADS (100) threads by BENCH_CLIENTS (20) clients. */
-export function shapeFromEnv(): WorkloadShape {
+/**
+ * The workload's size: BENCH_RUNS (1000) streamed runs over BENCH_THREADS (100) threads by
+ * BENCH_CLIENTS (20) clients, after BENCH_WARMUP runs that are not measured (`warmup`, at most
+ * BENCH_RUNS, unless given).
+ */
+export function shapeFromEnv(defaults: { warmup?: number } = {}): WorkloadShape {
   const runs = Number(process.env.BENCH_RUNS ?? 1000);
+  const warmup = Number(process.env.BENCH_WARMUP ?? Math.min(defaults.warmup ?? 100, runs));
+  if (!Number.isInteger(warmup) || warmup < 0)
+    throw new Error(`BENCH_WARMUP must be a whole number from 0, not "${process.env.BENCH_WARMUP}"`);
   return {
     runs,
     threads: Number(process.env.BENCH_THREADS ?? 100),
     clients: Number(process.env.BENCH_CLIENTS ?? 20),
-    warmup: Math.min(100, runs),
+    warmup,
   };
 }
 
