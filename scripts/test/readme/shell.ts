@@ -8,6 +8,7 @@ import net from "node:net";
 import path from "node:path";
 import { freePort } from "@lgp/server-kit";
 import { createEmptyDatabase, REPO_ROOT, testServerUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
+import { dropDeploymentDatabases } from "../../../services/control-plane/test/support/deployment-databases";
 import type { Ports } from "./blocks";
 
 export const READY = "Ctrl-C stops everything";
@@ -181,6 +182,7 @@ export async function freshSetup(ports: Ports): Promise<Setup> {
     ports,
     dataDir,
     close: async () => {
+      await dropDeploymentDatabases(databases[0].url, testServerUrl()).catch(() => undefined);
       await Promise.all(databases.map((database) => database.drop())).catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });
     },

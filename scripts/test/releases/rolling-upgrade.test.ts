@@ -32,6 +32,7 @@ import { createDb, type Db } from "../../../services/control-plane/src/db";
 import { SECRET_MASK } from "../../../services/control-plane/src/deployments/model";
 import { generateKey, SecretCipher } from "../../../services/control-plane/src/secrets/cipher";
 import { startApiKeys } from "../../../services/control-plane/src/tenants/key-resolver";
+import { dropDeploymentDatabases } from "../../../services/control-plane/test/support/deployment-databases";
 import { startServiceProcess, type ServiceProcess } from "./processes";
 
 const previous = previousRelease(REPO_ROOT);
@@ -192,6 +193,8 @@ describe(`control plane: v${previous.version} and this release on one database`,
   beforeAll(async () => {
     const database = await createTestDatabase("control-plane");
     closers.push(() => database.drop());
+    // Closed in reverse: the deployments' databases go first, while the list of them is there.
+    closers.push(() => dropDeploymentDatabases(database.url));
     const deploymentsDir = mkdtempSync(path.join(tmpdir(), "lgp-rolling-deployments-"));
     closers.push(async () => rmSync(deploymentsDir, { recursive: true, force: true }));
     const common = {

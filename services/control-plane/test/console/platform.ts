@@ -8,6 +8,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { freePort } from "@lgp/server-kit";
 import { createEmptyDatabase, REPO_ROOT, testServerUrl, type TestDatabase } from "@lgp/server-kit/src/testing";
+import { dropDeploymentDatabases } from "../support/deployment-databases";
 
 export interface ConsolePlatform {
   controlPlaneUrl: string;
@@ -87,6 +88,7 @@ export async function startConsolePlatform(options: PlatformOptions = {}): Promi
       process.kill(-child.pid!, "SIGINT");
       await exited;
     }
+    await dropDeploymentDatabases(controlPlaneDb.url, testServerUrl()).catch(() => undefined);
     await Promise.all([controlPlaneDb.drop(), runtimeDb.drop()]).catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(deploymentsDir, { recursive: true, force: true });

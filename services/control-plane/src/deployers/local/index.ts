@@ -1,1 +1,1 @@
-export { LocalDeployer, type LocalDeployerOptions } from "./local-deployer";
+export { LocalDeployer, deploymentDatabaseUrl, type LocalDeployerOptions } from "./local-deployer";

@@ -60,6 +60,14 @@ const BUILD_MARKER = ".lgp-build.json";
  * served by an agent runtime process on a free port; an external_docker revision is health-checked
  * at its custom_url.
  */
+/** A deployment's database on the server of `serverUrl` (any database's URL there): `lgp_deployment_<id>`. */
+export function deploymentDatabaseUrl(serverUrl: string, deploymentId: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/lgp_deployment_${deploymentId.replace(/-/g, "").toLowerCase()}`;
+  url.search = "";
+  return url.toString();
+}
+
 export class LocalDeployer implements Deployer {
   readonly kind = "local" as const;
   readonly processes: RuntimeProcesses;
@@ -74,10 +82,7 @@ export class LocalDeployer implements Deployer {
   }
 
   databaseUrl(deploymentId: string): string {
-    const url = new URL(this.options.databaseServerUrl);
-    url.pathname = `/lgp_deployment_${deploymentId.replace(/-/g, "").toLowerCase()}`;
-    url.search = "";
-    return url.toString();
+    return deploymentDatabaseUrl(this.options.databaseServerUrl, deploymentId);
   }
 
   private revisionDir(deploymentId: string, revisionId: string): string {
