@@ -138,6 +138,12 @@ export const agentRuntimeEnv = z.object({
    * dying (a graph that is OOM-killed) ends as `error` after this many, and its thread is freed.
    */
   RUN_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
+  /**
+   * How long a shutdown (SIGTERM, SIGINT) may take before the process exits anyway, with what it
+   * was still closing logged: its runs in flight end first, and one that waits for an unreachable
+   * store would hold it. Below the orchestrator's grace (the manifests: 60 s, 120 s for workers).
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(55),
   /** Interval of the `: heartbeat` comments on event streams (the official client's reconnect watchdog needs them). */
   STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /**

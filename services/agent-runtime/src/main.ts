@@ -42,11 +42,11 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
   publishOwnUrl(ownUrl({ host: config.HOST, port: (server.address() as AddressInfo).port }, config.LANGGRAPH_API_URL));
   acceptUpgrades(server, app);
-  const lifecycle = createLifecycle(logger, { server });
+  const lifecycle = createLifecycle(logger, { server, deadlineMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000 });
   // Closers run in reverse: the spans of the last requests and runs are exported after they end.
-  lifecycle.onShutdown(shutdownTracing);
-  lifecycle.onShutdown(() => runtime.close());
-  lifecycle.onShutdown(() => rateLimiter.close());
+  lifecycle.onShutdown(shutdownTracing, "tracing");
+  lifecycle.onShutdown(() => runtime.close(), "the runtime (its runs in flight, queues and stores)");
+  lifecycle.onShutdown(() => rateLimiter.close(), "the rate limiter");
   lifecycle.handleSignals();
   logger.info({ port: config.PORT }, `agent runtime listening on http://localhost:${config.PORT}`);
   if (runtime.customAuth)

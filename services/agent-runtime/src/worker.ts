@@ -35,11 +35,12 @@ async function main(): Promise<void> {
   const endpoint = config.METRICS_PORT
     ? await serveMetrics(metrics.registry, config.METRICS_PORT, config.HOST)
     : undefined;
-  const lifecycle = createLifecycle(logger);
+  const lifecycle = createLifecycle(logger, { deadlineMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000 });
   // Closers run in reverse: the spans of the last runs are exported after they end.
-  lifecycle.onShutdown(shutdownTracing);
-  if (endpoint) lifecycle.onShutdown(() => new Promise<void>((resolve) => endpoint.close(() => resolve())));
-  lifecycle.onShutdown(() => runtime.close());
+  lifecycle.onShutdown(shutdownTracing, "tracing");
+  if (endpoint)
+    lifecycle.onShutdown(() => new Promise<void>((resolve) => endpoint.close(() => resolve())), "the metrics endpoint");
+  lifecycle.onShutdown(() => runtime.close(), "the runtime (its runs in flight, queues and stores)");
   lifecycle.handleSignals();
   logger.info(
     { concurrency: Math.max(config.WORKERS, 1), metricsPort: endpoint?.port },

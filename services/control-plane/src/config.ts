@@ -9,6 +9,11 @@ export const controlPlaneEnv = z.object({
   CONTROL_PLANE_DATABASE_URL: env.postgresUrl(),
   REDIS_URL: env.redisUrl().optional(),
   LOG_LEVEL: env.logLevel(),
+  /**
+   * How long a shutdown (SIGTERM, SIGINT) may take before the process exits anyway, with what it
+   * was still closing logged. Below the orchestrator's grace (the manifest: 30 s).
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(25),
   /** A key that always resolves to the `default` tenant (the embedded start sets and prints one). */
   BOOTSTRAP_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
   /** Seconds a found X-Api-Key is answered from memory (a change is heard at once through PostgreSQL; this bounds a missed one); 0: looked up on every request. */

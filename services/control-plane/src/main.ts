@@ -65,14 +65,14 @@ async function main(): Promise<void> {
   });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
-  const lifecycle = createLifecycle(logger, { server });
+  const lifecycle = createLifecycle(logger, { server, deadlineMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000 });
   // Closers run in reverse: buffered spans are exported last.
-  lifecycle.onShutdown(shutdownTracing);
-  lifecycle.onShutdown(() => db.$disconnect());
-  lifecycle.onShutdown(() => rateLimiter.close());
-  lifecycle.onShutdown(() => apiKeys.close());
+  lifecycle.onShutdown(shutdownTracing, "tracing");
+  lifecycle.onShutdown(() => db.$disconnect(), "the database pool");
+  lifecycle.onShutdown(() => rateLimiter.close(), "the rate limiter");
+  lifecycle.onShutdown(() => apiKeys.close(), "the API keys' cache");
   // Closers run in reverse: the reconciler (and the runtimes it started) stops before the pool.
-  lifecycle.onShutdown(() => reconciler.close());
+  lifecycle.onShutdown(() => reconciler.close(), "the reconciler (and the runtimes it started)");
   await reconciler.start();
   const retention = new RuntimeLogRetention(
     db,
@@ -85,8 +85,8 @@ async function main(): Promise<void> {
     controlPlaneIdempotencyStorage(db, SecretCipher.fromConfig(config)),
     logger,
   );
-  lifecycle.onShutdown(async () => stopIdempotencySweep());
-  lifecycle.onShutdown(() => retention.stop());
+  lifecycle.onShutdown(async () => stopIdempotencySweep(), "the idempotency sweep");
+  lifecycle.onShutdown(() => retention.stop(), "the runtime logs' retention");
   lifecycle.handleSignals();
   logger.info({ port: config.PORT }, `control plane listening on ${config.PUBLIC_URL}`);
 }
