@@ -54,12 +54,6 @@ export interface LocalDeployerOptions {
 const RESERVED = new Set(["DATABASE_URL", "PORT", "HOST", "LANGGRAPH_JSON", "REDIS_URL", "API_KEY_HASHES"]);
 const BUILD_MARKER = ".lgp-build.json";
 
-/**
- * The `local` deployer: each deployment gets its own database on the configured PostgreSQL server;
- * a source revision is checked out (or copied), installed and built under the work directory and
- * served by an agent runtime process on a free port; an external_docker revision is health-checked
- * at its custom_url.
- */
 /** A deployment's database on the server of `serverUrl` (any database's URL there): `lgp_deployment_<id>`. */
 export function deploymentDatabaseUrl(serverUrl: string, deploymentId: string): string {
   const url = new URL(serverUrl);
@@ -68,6 +62,12 @@ export function deploymentDatabaseUrl(serverUrl: string, deploymentId: string): 
   return url.toString();
 }
 
+/**
+ * The `local` deployer: each deployment gets its own database on the configured PostgreSQL server;
+ * a source revision is checked out (or copied), installed and built under the work directory and
+ * served by an agent runtime process on a free port; an external_docker revision is health-checked
+ * at its custom_url.
+ */
 export class LocalDeployer implements Deployer {
   readonly kind = "local" as const;
   readonly processes: RuntimeProcesses;
